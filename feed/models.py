@@ -1,0 +1,276 @@
+"""What people see and do: templates, memes, reactions, favourites, settings,
+and the generation jobs that are the source of truth for what was asked."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models, transaction
+from django.db.models import F, Q
+from django.db.models.functions import Greatest
+from django.utils import timezone
+
+from generation.layout import LayoutError, boxes_to_json, parse_boxes
+
+
+def validate_boxes(value: Any) -> None:
+    try:
+        parse_boxes(value)
+    except LayoutError as error:
+        raise ValidationError(str(error)) from None
+
+
+def validate_text_list(value: Any) -> None:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValidationError("must be a list of texts")
+
+
+def validate_captions(value: Any) -> None:
+    if not isinstance(value, list) or not all(
+        isinstance(caption, list) and all(isinstance(box, str) for box in caption) for caption in value
+    ):
+        raise ValidationError("example captions must be a list of captions, each a list of box texts")
+
+
+class TemplateQuerySet(models.QuerySet["Template"]):
+    def active(self) -> TemplateQuerySet:
+        return self.filter(is_active=True)
+
+
+class Template(models.Model):
+    class MarkPosition(models.TextChoices):
+        BOTTOM_RIGHT = "bottom-right", "bottom right"
+        BOTTOM_LEFT = "bottom-left", "bottom left"
+        TOP_RIGHT = "top-right", "top right"
+        TOP_LEFT = "top-left", "top left"
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=80, unique=True)
+    image = models.ImageField(upload_to="templates/")
+    image_sha256 = models.CharField(max_length=64, editable=False, default="")
+    alternative_names = models.JSONField(default=list, blank=True, validators=[validate_text_list])
+    keywords = models.JSONField(default=list, blank=True, validators=[validate_text_list])
+    example_captions = models.JSONField(default=list, blank=True, validators=[validate_captions])
+    boxes = models.JSONField(validators=[validate_boxes])
+    # The caption model's name for this template (its ImgFlip slug); blank for
+    # templates it never saw, which it writes for through a generic token.
+    model_key = models.CharField(max_length=120, blank=True, default="")
+    mark_position = models.CharField(max_length=20, choices=MarkPosition.choices, default=MarkPosition.BOTTOM_RIGHT)
+    is_active = models.BooleanField(default=True)
+    source = models.URLField(blank=True, default="")
+    credit = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = TemplateQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def box_count(self) -> int:
+        return len(self.boxes)
+
+    def clean(self) -> None:
+        try:
+            self.boxes = boxes_to_json(parse_boxes(self.boxes))
+        except LayoutError as error:
+            raise ValidationError({"boxes": str(error)}) from None
+
+
+class MemeQuerySet(models.QuerySet["Meme"]):
+    def visible(self) -> MemeQuerySet:
+        return self.filter(status=Meme.Status.READY)
+
+
+class Meme(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        READY = "ready"
+        FAILED = "failed"
+        HIDDEN = "hidden"
+
+    template = models.ForeignKey(Template, on_delete=models.PROTECT, related_name="memes")
+    texts = models.JSONField(default=list)
+    keywords = models.JSONField(default=list, blank=True)
+    image = models.ImageField(upload_to="memes/", blank=True, default="")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    failure_reason = models.TextField(blank=True, default="")
+    # Unique per generated meme, derived from its job: a retried or redelivered
+    # job finds its memes by this id instead of making them twice.
+    generation_id = models.UUIDField(unique=True, default=uuid.uuid4, editable=False)
+    job = models.ForeignKey(
+        "GenerationJob", on_delete=models.SET_NULL, null=True, blank=True, related_name="memes"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    model_version = models.CharField(max_length=64, blank=True, default="")
+    sampling = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    ready_at = models.DateTimeField(null=True, blank=True)
+    likes = models.PositiveIntegerField(default=0)
+    dislikes = models.PositiveIntegerField(default=0)
+    favourites = models.PositiveIntegerField(default=0)
+    reports = models.PositiveIntegerField(default=0)
+    # Small-sample-aware rating in [0, 1] ("top") and rating plus recency ("hot").
+    rating = models.FloatField(default=0.5)
+    hot = models.FloatField(default=0.0)
+
+    objects = MemeQuerySet.as_manager()
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["-hot", "-id"], name="meme_hot", condition=Q(status="ready")),
+            models.Index(fields=["-rating", "-id"], name="meme_top", condition=Q(status="ready")),
+            models.Index(fields=["-created_at", "-id"], name="meme_new", condition=Q(status="ready")),
+            models.Index(fields=["template", "status"], name="meme_template_status"),
+        ]
+
+    def __str__(self) -> str:
+        return " / ".join(self.texts) or f"meme {self.pk}"
+
+    @property
+    def caption(self) -> str:
+        return " / ".join(text for text in self.texts if text)
+
+    def hide(self) -> None:
+        Meme.objects.filter(pk=self.pk, status=Meme.Status.READY).update(status=Meme.Status.HIDDEN)
+
+    def unhide(self) -> None:
+        Meme.objects.filter(pk=self.pk, status=Meme.Status.HIDDEN).update(status=Meme.Status.READY)
+
+    def rescore(self) -> None:
+        """Recompute rating and hot from the counts on the row, in the database."""
+        Meme.objects.filter(pk=self.pk).update(**score_expressions())
+
+
+# Ranking. A Bayesian average pulls memes with few votes toward the prior, so
+# one early like does not put a meme above one with 90 likes out of 100.
+PRIOR_VOTES = 4.0  # weight of the prior, in votes
+PRIOR_LIKE_RATE = 0.5
+# Hot: one unit of rating is worth this many hours of recency.
+HOT_HOURS_PER_RATING = 48.0
+EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
+
+
+def rating_of(likes: int, dislikes: int) -> float:
+    return (likes + PRIOR_LIKE_RATE * PRIOR_VOTES) / (likes + dislikes + PRIOR_VOTES)
+
+
+def hot_of(rating: float, created_at: datetime) -> float:
+    hours = (created_at - EPOCH).total_seconds() / 3600
+    return hours / HOT_HOURS_PER_RATING + rating
+
+
+def score_expressions() -> dict[str, Any]:
+    """F-expressions recomputing rating and hot from the row's own counts.
+
+    hot = hours since the epoch / 48 + rating; the hours part is fixed per meme,
+    so it is recovered from the stored hot minus the stored rating."""
+    rating = (F("likes") + PRIOR_LIKE_RATE * PRIOR_VOTES) / (F("likes") + F("dislikes") + PRIOR_VOTES)
+    return {"rating": rating, "hot": F("hot") - F("rating") + rating}
+
+
+class Reaction(models.Model):
+    LIKE = 1
+    DISLIKE = -1
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reactions")
+    meme = models.ForeignKey(Meme, on_delete=models.CASCADE, related_name="reactions")
+    value = models.SmallIntegerField(choices=[(LIKE, "like"), (DISLIKE, "dislike")])
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "meme"], name="one_reaction_per_user_and_meme"),
+            models.CheckConstraint(condition=Q(value__in=[1, -1]), name="reaction_is_like_or_dislike"),
+        ]
+
+
+class Favourite(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="favourites")
+    meme = models.ForeignKey(Meme, on_delete=models.CASCADE, related_name="favourited_by")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "meme"], name="one_favourite_per_user_and_meme")]
+        indexes = [models.Index(fields=["user", "-created_at", "-id"], name="favourite_user_recent")]
+
+
+class UserSettings(models.Model):
+    class Theme(models.TextChoices):
+        LIGHT = "light"
+        DARK = "dark"
+        SYSTEM = "system"
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memesite_settings")
+    theme = models.CharField(max_length=10, choices=Theme.choices, default=Theme.SYSTEM)
+    preferred_template = models.ForeignKey(Template, on_delete=models.SET_NULL, null=True, blank=True)
+    howto_seen = models.BooleanField(default=False)
+
+    @classmethod
+    def for_user(cls, user: Any) -> UserSettings:
+        found, _ = cls.objects.get_or_create(user=user)
+        return found
+
+
+class GenerationJob(models.Model):
+    """One request for memes: by the stock top-up, a user's scroll, or "make a meme".
+
+    A worker claims it with a conditional update (queued → running); a sweeper
+    puts jobs back to queued when their claim is older than the deadline."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    class Reason(models.TextChoices):
+        STOCK = "stock", "stock top-up"
+        FEED = "feed", "a reader near the end of the feed"
+        REQUEST = "request", "make a meme"
+        DEMO = "demo", "demo pack"
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    template = models.ForeignKey(Template, on_delete=models.CASCADE, related_name="jobs")
+    keywords = models.JSONField(default=list, blank=True)
+    count = models.PositiveSmallIntegerField(default=1)
+    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.STOCK)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["status", "claimed_at"], name="job_status_claimed")]
+
+    def claim(self) -> bool:
+        """Take the job for this worker; False when another worker has it or it is done."""
+        claimed = GenerationJob.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
+            status=self.Status.RUNNING, claimed_at=timezone.now(), attempts=F("attempts") + 1
+        )
+        return claimed == 1
+
+
+def increment(meme_id: int, **changes: int) -> None:
+    """Move counters atomically; never below zero."""
+    updates = {name: Greatest(F(name) + delta, 0) for name, delta in changes.items()}
+    with transaction.atomic():
+        Meme.objects.filter(pk=meme_id).update(**updates)
+        Meme.objects.filter(pk=meme_id).update(**score_expressions())
+

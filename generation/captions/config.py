@@ -1,0 +1,96 @@
+"""Every setting of the caption model, its training and its sampling, in three dataclasses.
+
+The prompt format is fixed here too, so the tokenizer, the trainer and the sampler agree:
+
+    <|tpl:Slug|><|kw|>word<|kw|>word<|caption|>first box<|box|>second box<|endoftext|>
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+EOS = "<|endoftext|>"
+PAD = "<|pad|>"
+KW = "<|kw|>"  # precedes each keyword
+CAPTION = "<|caption|>"  # ends the prompt: the caption's first box follows
+BOX = "<|box|>"  # between two boxes of one caption
+GENERIC_TEMPLATE = "<|tpl:any|>"  # for templates the model has never seen
+FIXED_SPECIAL_TOKENS = (EOS, PAD, KW, CAPTION, BOX, GENERIC_TEMPLATE)
+
+
+def template_token(slug: str) -> str:
+    """The special token of an ImgFlip template slug, e.g. ``<|tpl:Bad-Luck-Brian|>``."""
+    return f"<|tpl:{slug}|>"
+
+
+@dataclass
+class CaptionConfig:
+    """Hyper-parameters of the GPT-2 that writes captions (saved as part of config.json)."""
+
+    vocab_size: int = 6000  # BPE merges trained on lowercased captions; special tokens come on top
+    n_positions: int = 128  # tokens; a 120-char caption plus prompt is ~45 tokens, blocks are 128
+    n_embd: int = 256
+    n_layer: int = 4
+    n_head: int = 8
+    dropout: float = 0.0  # under one epoch of data no dropout is needed
+    tie_word_embeddings: bool = True  # saves vocab_size * n_embd parameters (~1.5M)
+
+
+@dataclass
+class TrainConfig:
+    """How train_captions runs; defaults are sized for ~55 minutes on this 2-core CPU."""
+
+    data_dir: str = ""  # ImgFlip575K layout: <data_dir>/memes/<Template-Slug>.json
+    out_dir: str = "runs/captions"  # checkpoints, log, loss curve; the final model is copied out
+    init_from: str = ""  # a pretrained GPT-2 directory to fine-tune; empty = from scratch
+    seed: int = 1337
+    block_size: int = 128  # tokens per packed training sequence
+    batch_size: int = 32  # sequences per step: 4,096 tokens
+    max_minutes: float = 55.0  # wall-clock budget; the LR schedule is laid out over max_steps
+    max_steps: int = 0  # 0 = estimate from max_minutes and the measured speed of the first steps
+    learning_rate: float = 1e-3  # small from-scratch GPT; use ~1e-4 when fine-tuning real gpt2
+    min_lr: float = 1e-4  # cosine floor
+    warmup_steps: int = 100
+    weight_decay: float = 0.1
+    grad_clip: float = 1.0
+    eval_every_minutes: float = 5.0
+    eval_captions: int = 1500  # held-out captions scored at each validation
+    checkpoint_every_minutes: float = 4.0
+    threads: int = 2
+    # Prompt augmentation (keyword-conditioned GPT-2 recipe): keyword count is drawn afresh for
+    # every caption in every epoch, so the model learns neither keyword order nor count.
+    keyword_count_weights: tuple[float, ...] = (0.4, 0.2, 0.2, 0.2)  # P(0), P(1), P(2), P(3)
+    generic_template_share: float = 0.1  # examples shown with <|tpl:any|> instead of their slug
+    val_share: float = 0.02  # held out by a stable hash of the caption text
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class SamplingSettings:
+    """Decoding settings; every Caption records the ones that made it."""
+
+    temperature: float = 0.9
+    top_k: int = 40
+    top_p: float = 0.95
+    max_new_tokens: int = 60  # tokens; a 120-char caption is ~35 tokens, longer ones are dropped
+    max_attempts: int = 4  # rounds of resampling for captions the filters reject
+    oversample: float = 1.3  # first round asks for this many times n, filters will reject some
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class CleaningRules:
+    """What prepare_captions keeps (Imgflip's prior art: 10-82 chars, ASCII, English, unique)."""
+
+    min_chars: int = 10  # whole caption, boxes joined with " | "
+    max_chars: int = 120  # our median is 55 chars; 120 keeps two-box captions the char CNN dropped
+    max_word_chars: int = 25  # longer "words" are keyboard mashing or URLs
+    min_letter_share: float = 0.6  # letters over non-space characters
+    languages: tuple[str, ...] = field(
+        default=("ENGLISH", "SPANISH", "FRENCH", "GERMAN", "PORTUGUESE", "ITALIAN", "DUTCH", "INDONESIAN")
+    )

@@ -1,0 +1,156 @@
+"""The one schema for a template's text boxes.
+
+Admin forms, the API, the template importer and the renderer all go through
+``parse_boxes``: a box is valid in one place exactly when it is valid in all.
+Semantics follow memegen's ``config.yml``: anchor and scale are fractions of
+the image (0..1, origin top-left), angle is in degrees counter-clockwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+from PIL import ImageColor
+
+Style = Literal["upper", "none"]
+Align = Literal["center", "left", "right"]
+
+FONTS = {
+    "thick": "TitilliumWeb-Black.ttf",
+    "thin": "TitilliumWeb-SemiBold.ttf",
+    "comic": "Kalam-Regular.ttf",
+    "notosans": "NotoSans-Bold.ttf",
+}
+# memegen names some faces differently, and many configs ask for Impact, which
+# is not free to ship: each maps to the closest face we do ship.
+FONT_ALIASES = {
+    "impact": "thick",
+    "titilliumweb": "thick",
+    "titillium": "thick",
+    "kalam": "comic",
+    "tiny": "thin",
+    "noto": "notosans",
+}
+STYLES: tuple[Style, ...] = ("upper", "none")
+ALIGNS: tuple[Align, ...] = ("center", "left", "right")
+MAX_BOXES = 10
+# Fractions may overshoot 1 by rounding in hand-written configs (0.3 + 0.7001).
+EDGE_TOLERANCE = 0.005
+
+
+class LayoutError(ValueError):
+    """A text box layout that cannot be drawn; the message says which box and why."""
+
+
+@dataclass(frozen=True)
+class TextBox:
+    anchor_x: float = 0.0
+    anchor_y: float = 0.0
+    scale_x: float = 1.0
+    scale_y: float = 0.2
+    angle: float = 0.0
+    color: str = "white"
+    font: str = "thick"
+    style: Style = "upper"
+    align: Align = "center"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def parse_boxes(raw: Any) -> list[TextBox]:
+    """Validate a list of box mappings (memegen keys) into ``TextBox`` values."""
+    if not isinstance(raw, list):
+        raise LayoutError("text boxes must be a list of boxes")
+    if not raw:
+        raise LayoutError("a template needs at least one text box")
+    if len(raw) > MAX_BOXES:
+        raise LayoutError(f"a template may have at most {MAX_BOXES} text boxes, not {len(raw)}")
+    return [_parse_box(number, item) for number, item in enumerate(raw, start=1)]
+
+
+def boxes_to_json(boxes: list[TextBox]) -> list[dict[str, Any]]:
+    return [box.to_dict() for box in boxes]
+
+
+def default_boxes(count: int = 2) -> list[TextBox]:
+    """Classic top and bottom captions (or just the top one)."""
+    if count == 1:
+        return [TextBox(anchor_y=0.0)]
+    return [TextBox(anchor_y=0.0), TextBox(anchor_y=0.8)]
+
+
+def _parse_box(number: int, item: Any) -> TextBox:
+    if not isinstance(item, dict):
+        raise LayoutError(f"box {number}: must be a mapping of settings, not {type(item).__name__}")
+    known = set(TextBox.__dataclass_fields__)
+    # memegen's animation keys (start, stop) mean nothing for still images.
+    unknown = set(item) - known - {"start", "stop"}
+    if unknown:
+        raise LayoutError(f"box {number}: unknown setting(s) {', '.join(sorted(map(str, unknown)))}")
+    defaults = TextBox()
+    box = TextBox(
+        anchor_x=_fraction(number, "anchor_x", item.get("anchor_x", defaults.anchor_x)),
+        anchor_y=_fraction(number, "anchor_y", item.get("anchor_y", defaults.anchor_y)),
+        scale_x=_fraction(number, "scale_x", item.get("scale_x", defaults.scale_x), positive=True),
+        scale_y=_fraction(number, "scale_y", item.get("scale_y", defaults.scale_y), positive=True),
+        angle=_angle(number, item.get("angle", defaults.angle)),
+        color=_color(number, item.get("color", defaults.color)),
+        font=_font(number, item.get("font", defaults.font)),
+        style=_choice(number, "style", item.get("style", defaults.style), STYLES),
+        align=_choice(number, "align", item.get("align", defaults.align), ALIGNS),
+    )
+    for axis in ("x", "y"):
+        end = getattr(box, f"anchor_{axis}") + getattr(box, f"scale_{axis}")
+        if end > 1 + EDGE_TOLERANCE:
+            raise LayoutError(f"box {number}: anchor_{axis} + scale_{axis} = {end:.3f} reaches outside the image")
+    return box
+
+
+def _number(number: int, name: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise LayoutError(f"box {number}: {name} must be a number, not {value!r}")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise LayoutError(f"box {number}: {name} must be a finite number")
+    return float(value)
+
+
+def _fraction(number: int, name: str, value: Any, positive: bool = False) -> float:
+    fraction = _number(number, name, value)
+    low_ok = fraction > 0 if positive else fraction >= 0
+    if not low_ok or fraction > 1 + EDGE_TOLERANCE:
+        bound = "(0, 1]" if positive else "[0, 1]"
+        raise LayoutError(f"box {number}: {name} must be a fraction of the image in {bound}, not {value}")
+    return min(fraction, 1.0)
+
+
+def _angle(number: int, value: Any) -> float:
+    angle = _number(number, "angle", value)
+    if not -180 <= angle <= 180:
+        raise LayoutError(f"box {number}: angle must be in degrees between -180 and 180, not {value}")
+    return angle
+
+
+def _color(number: int, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise LayoutError(f"box {number}: color must be a colour name or #hex code, not {value!r}")
+    try:
+        ImageColor.getrgb(value.strip())
+    except ValueError:
+        raise LayoutError(f"box {number}: unknown colour {value!r}") from None
+    return value.strip()
+
+
+def _font(number: int, value: Any) -> str:
+    name = str(value).strip().lower() if isinstance(value, str) else ""
+    name = FONT_ALIASES.get(name, name)
+    if name not in FONTS:
+        raise LayoutError(f"box {number}: unknown font {value!r}; choose one of {', '.join(FONTS)}")
+    return name
+
+
+def _choice(number: int, name: str, value: Any, choices: tuple[Any, ...]) -> Any:
+    if value not in choices:
+        raise LayoutError(f"box {number}: {name} must be one of {', '.join(choices)}, not {value!r}")
+    return value

@@ -1,0 +1,12 @@
+"""The Celery app. Queues: ``model`` for caption-model work (GPU workers: one
+solo process per GPU), ``default`` for rendering, OCR and housekeeping."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memesite.settings")
+
+app = Celery("memesite")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()
