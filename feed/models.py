@@ -59,7 +59,9 @@ class Template(models.Model):
     # The caption model's name for this template (its ImgFlip slug); blank for
     # templates it never saw, which it writes for through a generic token.
     model_key = models.CharField(max_length=120, blank=True, default="")
-    mark_position = models.CharField(max_length=20, choices=MarkPosition.choices, default=MarkPosition.BOTTOM_RIGHT)
+    mark_position = models.CharField(
+        max_length=20, choices=MarkPosition.choices, default=MarkPosition.BOTTOM_RIGHT
+    )
     is_active = models.BooleanField(default=True)
     source = models.URLField(blank=True, default="")
     credit = models.CharField(max_length=300, blank=True, default="")
@@ -195,6 +197,9 @@ class Reaction(models.Model):
             models.CheckConstraint(condition=Q(value__in=[1, -1]), name="reaction_is_like_or_dislike"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.user} {'likes' if self.value == self.LIKE else 'dislikes'} meme {self.meme_id}"
+
 
 class Favourite(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="favourites")
@@ -202,8 +207,13 @@ class Favourite(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["user", "meme"], name="one_favourite_per_user_and_meme")]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "meme"], name="one_favourite_per_user_and_meme")
+        ]
         indexes = [models.Index(fields=["user", "-created_at", "-id"], name="favourite_user_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.user} ♥ meme {self.meme_id}"
 
 
 class UserSettings(models.Model):
@@ -212,10 +222,15 @@ class UserSettings(models.Model):
         DARK = "dark"
         SYSTEM = "system"
 
-    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memesite_settings")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memesite_settings"
+    )
     theme = models.CharField(max_length=10, choices=Theme.choices, default=Theme.SYSTEM)
     preferred_template = models.ForeignKey(Template, on_delete=models.SET_NULL, null=True, blank=True)
     howto_seen = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"settings of {self.user}"
 
     @classmethod
     def for_user(cls, user: Any) -> UserSettings:
@@ -259,6 +274,9 @@ class GenerationJob(models.Model):
     class Meta:
         indexes = [models.Index(fields=["status", "claimed_at"], name="job_status_claimed")]
 
+    def __str__(self) -> str:
+        return f"{self.count} × {self.template} ({self.reason}, {self.status})"
+
     def claim(self) -> bool:
         """Take the job for this worker; False when another worker has it or it is done."""
         claimed = GenerationJob.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
@@ -273,4 +291,3 @@ def increment(meme_id: int, **changes: int) -> None:
     with transaction.atomic():
         Meme.objects.filter(pk=meme_id).update(**updates)
         Meme.objects.filter(pk=meme_id).update(**score_expressions())
-

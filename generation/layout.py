@@ -13,7 +13,9 @@ from typing import Any, Literal
 
 from PIL import ImageColor
 
-Style = Literal["upper", "none"]
+# upper: all capitals; none: as written; default: capitalised when written all in
+# lower case (memegen's "default"); mock: aLtErNaTiNg case (Mocking SpongeBob).
+Style = Literal["upper", "none", "default", "mock"]
 Align = Literal["center", "left", "right"]
 
 FONTS = {
@@ -32,7 +34,7 @@ FONT_ALIASES = {
     "tiny": "thin",
     "noto": "notosans",
 }
-STYLES: tuple[Style, ...] = ("upper", "none")
+STYLES: tuple[Style, ...] = ("upper", "none", "default", "mock")
 ALIGNS: tuple[Align, ...] = ("center", "left", "right")
 MAX_BOXES = 10
 # Fractions may overshoot 1 by rounding in hand-written configs (0.3 + 0.7001).
@@ -70,6 +72,17 @@ def parse_boxes(raw: Any) -> list[TextBox]:
     return [_parse_box(number, item) for number, item in enumerate(raw, start=1)]
 
 
+def apply_style(text: str, style: Style) -> str:
+    """The text as the box shows it."""
+    if style == "upper":
+        return text.upper()
+    if style == "default":
+        return text[:1].upper() + text[1:] if text.islower() else text
+    if style == "mock":
+        return "".join(char.upper() if index % 2 else char.lower() for index, char in enumerate(text))
+    return text
+
+
 def boxes_to_json(boxes: list[TextBox]) -> list[dict[str, Any]]:
     return [box.to_dict() for box in boxes]
 
@@ -104,7 +117,9 @@ def _parse_box(number: int, item: Any) -> TextBox:
     for axis in ("x", "y"):
         end = getattr(box, f"anchor_{axis}") + getattr(box, f"scale_{axis}")
         if end > 1 + EDGE_TOLERANCE:
-            raise LayoutError(f"box {number}: anchor_{axis} + scale_{axis} = {end:.3f} reaches outside the image")
+            raise LayoutError(
+                f"box {number}: anchor_{axis} + scale_{axis} = {end:.3f} reaches outside the image"
+            )
     return box
 
 

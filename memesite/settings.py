@@ -54,14 +54,19 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
 
+SUPPORTED_DATABASES = ("django.db.backends.postgresql", "django.db.backends.sqlite3")
+
+
 def env_database(name: str, default: str) -> dict[str, Any]:
     url = env_str(name, default)
     try:
         config: dict[str, Any] = environ.Env.db_url_config(url)
     except Exception as error:  # django-environ raises several types for bad URLs
         raise ImproperlyConfigured(f"{name} is not a database URL: {error}") from None
-    if not config.get("ENGINE"):
-        raise ImproperlyConfigured(f"{name} has an unsupported scheme: {url.split(':', 1)[0]!r}")
+    if config.get("ENGINE") not in SUPPORTED_DATABASES:
+        raise ImproperlyConfigured(
+            f"{name} must be a postgres:// or sqlite:/// URL, not {url.split(':', 1)[0]!r}"
+        )
     return config
 
 
@@ -167,6 +172,7 @@ AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("LOGIN_THROTTLE", True)
+AXES_VERBOSE = False
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -176,6 +182,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(VAR_DIR / "staticfiles")))
+WHITENOISE_USE_FINDERS = DEBUG
 MEDIA_URL = env_str("MEDIA_URL", "/media/")
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(VAR_DIR / "media")))
 
@@ -245,7 +252,9 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers an unacknowledged message after this many seconds; it must
 # exceed the longest task (a batch of captions on a CPU takes seconds).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=30)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=30)
+}
 
 # Generation.
 CAPTION_MODEL_DIR = Path(env_str("CAPTION_MODEL_DIR", str(BASE_DIR / "models" / "captions")))
@@ -267,6 +276,9 @@ CONTENT_SECURITY_POLICY = {
         "img-src": ["'self'", "data:", "blob:", *env_list("CSP_IMG_SOURCES")],
         "script-src": ["'self'"],
         "style-src": ["'self'"],
+        # Style attributes cannot run script; the admin's box preview places
+        # its outlines with them.
+        "style-src-attr": ["'unsafe-inline'"],
         "object-src": ["'none'"],
         "base-uri": ["'self'"],
         "frame-ancestors": ["'none'"],

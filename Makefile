@@ -1,0 +1,43 @@
+# make is the single entry point: install, check, test, run, bench.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint types unit integration browser bench clean
+
+$(STAMP): requirements.txt requirements-dev.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Run the site, a Celery worker and its scheduler on SQLite with a server-less broker.
+run: $(STAMP)
+	bin/run
+
+## Lint, types, the unit and embedded-broker suite, then the suite on real PostgreSQL + Redis.
+test: lint types unit integration
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+types: $(STAMP)
+	$(VENV)/bin/mypy .
+
+unit: $(STAMP)
+	$(PY) -m tests.run_pytest -m "not integration"
+
+integration: $(STAMP)
+	$(PY) -m tests.servers $(PY) -m tests.run_pytest -m integration
+
+bench: $(STAMP)
+	$(PY) bench/render.py
+	$(PY) bench/captions.py
+	$(PY) bench/pipeline.py
+
+clean:
+	rm -rf var .mypy_cache .ruff_cache .pytest_cache

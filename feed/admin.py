@@ -1,0 +1,223 @@
+"""Curation: templates (image with its boxes drawn over it, validated box
+schema, activate/deactivate, search by any name) and memes (filter, hide)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.files.base import ContentFile
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+
+from feed.models import Favourite, GenerationJob, Meme, Reaction, Template, UserSettings
+from generation.images import ImageRejected, encode_image, load_image
+from generation.layout import LayoutError, boxes_to_json, parse_boxes
+
+
+class BoxesField(forms.JSONField):
+    """The text boxes as JSON, checked against the one box schema."""
+
+    def clean(self, value: Any) -> Any:
+        boxes = super().clean(value)
+        try:
+            return boxes_to_json(parse_boxes(boxes))
+        except LayoutError as error:
+            raise forms.ValidationError(str(error)) from None
+
+
+class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
+    boxes = BoxesField(
+        help_text="A list of boxes; each: anchor_x, anchor_y, scale_x, scale_y (fractions of the image), "
+        "angle (degrees), color, font (thick, thin, comic, notosans), style (upper, none, default, mock), "
+        "align (center, left, right).",
+        widget=forms.Textarea(attrs={"rows": 12, "cols": 80}),
+    )
+
+    source = forms.URLField(required=False, assume_scheme="https")
+
+    class Meta:
+        model = Template
+        fields = (
+            "name",
+            "slug",
+            "is_active",
+            "image",
+            "boxes",
+            "mark_position",
+            "model_key",
+            "keywords",
+            "alternative_names",
+            "example_captions",
+            "source",
+            "credit",
+        )
+
+    def clean_image(self) -> Any:
+        upload = self.cleaned_data.get("image")
+        if upload is None or not hasattr(upload, "read") or upload == self.instance.image:
+            return upload
+        try:
+            data = upload.read()
+            normalised = load_image(data, getattr(upload, "name", "image"))
+        except ImageRejected as error:
+            raise forms.ValidationError(str(error)) from None
+        encoded = encode_image(normalised.image, "JPEG", quality=90)
+        digest = hashlib.sha256(encoded).hexdigest()
+        self.instance.image_sha256 = digest
+        return ContentFile(encoded, name=f"{digest[:16]}.jpg")
+
+
+@admin.register(Template)
+class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    form = TemplateForm
+    list_display = ("thumbnail", "name", "slug", "box_count", "model_key", "is_active", "meme_count")
+    list_display_links = ("thumbnail", "name")
+    list_filter = ("is_active",)
+    search_fields = ("name", "slug", "alternative_names", "keywords", "model_key")
+    prepopulated_fields = {"slug": ("name",)}
+    readonly_fields = ("preview", "image_sha256", "created_at", "updated_at")
+    actions = ("activate", "deactivate")
+    fieldsets = (
+        (None, {"fields": ("name", "slug", "is_active", "image", "preview")}),
+        ("Text boxes", {"fields": ("boxes", "mark_position")}),
+        (
+            "For the caption model",
+            {"fields": ("model_key", "keywords", "alternative_names", "example_captions")},
+        ),
+        ("Credit", {"fields": ("source", "credit", "image_sha256", "created_at", "updated_at")}),
+    )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Template]:
+        return super().get_queryset(request).prefetch_related(None)
+
+    @admin.display(description="")
+    def thumbnail(self, template: Template) -> SafeString:
+        if not template.image:
+            return mark_safe("")
+        return format_html('<img src="{}" alt="" style="height:48px">', template.image.url)
+
+    @admin.display(description="memes")
+    def meme_count(self, template: Template) -> int:
+        return template.memes.filter(status=Meme.Status.READY).count()
+
+    @admin.display(description="preview")
+    def preview(self, template: Template) -> SafeString:
+        """The image with each box outlined and numbered where the renderer puts it."""
+        if not template.image:
+            return mark_safe("<em>no image yet</em>")
+        try:
+            boxes = parse_boxes(template.boxes)
+        except LayoutError as error:
+            return format_html("<em>{}</em>", error)
+        outlines = format_html_join(
+            "",
+            '<div class="box-outline" style="left:{}%;top:{}%;width:{}%;height:{}%;transform:rotate({}deg)">'
+            "{}</div>",
+            (
+                (box.anchor_x * 100, box.anchor_y * 100, box.scale_x * 100, box.scale_y * 100, -box.angle, n)
+                for n, box in enumerate(boxes, start=1)
+            ),
+        )
+        return format_html(
+            '<div class="template-preview"><img src="{}" alt="{}">{}</div>',
+            template.image.url,
+            template.name,
+            outlines,
+        )
+
+    @admin.action(description="Activate selected templates")
+    def activate(self, request: HttpRequest, queryset: QuerySet[Template]) -> None:
+        count = queryset.update(is_active=True)
+        self.message_user(request, f"{count} template(s) activated.", messages.SUCCESS)
+
+    @admin.action(description="Deactivate selected templates (no new memes)")
+    def deactivate(self, request: HttpRequest, queryset: QuerySet[Template]) -> None:
+        count = queryset.update(is_active=False)
+        self.message_user(request, f"{count} template(s) deactivated.", messages.SUCCESS)
+
+    class Media:
+        css = {"all": ("curation/template-preview.css",)}
+
+
+@admin.register(Meme)
+class MemeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = (
+        "id",
+        "thumbnail",
+        "caption",
+        "template",
+        "status",
+        "likes",
+        "dislikes",
+        "favourites",
+        "reports",
+    )
+    list_filter = ("status", "template")
+    list_select_related = ("template",)
+    search_fields = ("texts", "keywords")
+    readonly_fields = (
+        "template",
+        "texts",
+        "keywords",
+        "image",
+        "generation_id",
+        "job",
+        "requested_by",
+        "model_version",
+        "sampling_settings",
+        "created_at",
+        "ready_at",
+        "likes",
+        "dislikes",
+        "favourites",
+        "reports",
+        "rating",
+        "hot",
+    )
+    exclude = ("sampling",)
+    actions = ("hide", "unhide")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # memes come from the generator, not the admin
+
+    @admin.display(description="")
+    def thumbnail(self, meme: Meme) -> SafeString:
+        if not meme.image:
+            return mark_safe("")
+        return format_html('<img src="{}" alt="" style="height:48px">', meme.image.url)
+
+    @admin.display(description="sampling settings")
+    def sampling_settings(self, meme: Meme) -> str:
+        return json.dumps(meme.sampling, sort_keys=True)
+
+    @admin.action(description="Hide selected memes from every feed")
+    def hide(self, request: HttpRequest, queryset: QuerySet[Meme]) -> None:
+        count = queryset.filter(status=Meme.Status.READY).update(status=Meme.Status.HIDDEN)
+        self.message_user(request, f"{count} meme(s) hidden.", messages.SUCCESS)
+
+    @admin.action(description="Unhide selected memes")
+    def unhide(self, request: HttpRequest, queryset: QuerySet[Meme]) -> None:
+        count = queryset.filter(status=Meme.Status.HIDDEN).update(status=Meme.Status.READY)
+        self.message_user(request, f"{count} meme(s) back in the feed.", messages.SUCCESS)
+
+
+@admin.register(GenerationJob)
+class GenerationJobAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("id", "template", "reason", "count", "status", "attempts", "created_at", "finished_at")
+    list_filter = ("status", "reason")
+    readonly_fields = [field.name for field in GenerationJob._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+admin.site.register(UserSettings)
+admin.site.register(Reaction)
+admin.site.register(Favourite)
+admin.site.site_header = "memesite curation"

@@ -1,0 +1,214 @@
+"""Templates in memegen's layout (``DIR/<key>/config.yml`` + ``default.<ext>``)
+into the database: idempotent, every bad entry reported by name and skipped.
+
+Keys read from config.yml: memegen's ``name``, ``source``, ``keywords``,
+``example`` (one caption, a text per box) and ``text`` (the boxes); and our
+own optional ``model_key`` (the caption model's template name),
+``alternative_names``, ``examples`` (several captions), ``mark_position``,
+``credit``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from django.core.exceptions import ValidationError
+from django.core.files.base import ContentFile
+from django.db import transaction
+from django.utils.text import slugify
+
+from feed.models import Template
+from generation.images import MAX_BYTES, ImageRejected, encode_image, load_image
+from generation.layout import LayoutError, boxes_to_json, parse_boxes
+
+IMAGE_NAMES = ("default.jpg", "default.jpeg", "default.png", "default.webp", "default.gif")
+MAX_CONFIG_BYTES = 256 * 1024
+
+
+class TemplateImportError(ValueError):
+    """One template folder that cannot be imported; the message says why."""
+
+
+@dataclass
+class ImportReport:
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (folder name, reason)
+
+
+@dataclass(frozen=True)
+class TemplateSpec:
+    slug: str
+    values: dict[str, Any]
+    image_bytes: bytes
+    image_sha256: str
+
+
+def import_templates(directory: Path, model_keys: dict[str, str] | None = None) -> ImportReport:
+    """Import every template folder under ``directory``; ``model_keys`` maps
+    folder names to the caption model's template names where config.yml has none."""
+    if not directory.is_dir():
+        raise TemplateImportError(f"{directory}: not a folder of templates")
+    report = ImportReport()
+    for folder in _template_folders(directory):
+        try:
+            spec = read_template_folder(folder, (model_keys or {}).get(folder.name, ""))
+            outcome = save_template(spec)
+        except TemplateImportError as error:
+            report.skipped.append((folder.name, str(error)))
+            continue
+        getattr(report, outcome).append(spec.slug)
+    return report
+
+
+def read_template_folder(folder: Path, model_key: str = "") -> TemplateSpec:
+    config = _read_config(folder)
+    image_path = _find_image(folder)
+    try:
+        normalised = load_image(image_path.read_bytes(), image_path.name)
+        boxes = boxes_to_json(parse_boxes(_clamped_to_image(config.get("text"))))
+    except (ImageRejected, LayoutError) as error:
+        raise TemplateImportError(str(error)) from None
+    image_bytes = encode_image(normalised.image, "JPEG", quality=90)
+    values = {
+        "name": _text(config.get("name"), "name", required=True),
+        "boxes": boxes,
+        "keywords": _texts(config.get("keywords"), "keywords"),
+        "alternative_names": _texts(config.get("alternative_names"), "alternative_names"),
+        "example_captions": _examples(config),
+        "source": _text(config.get("source"), "source"),
+        "credit": _text(config.get("credit"), "credit"),
+    }
+    # A run without a mapping keeps the model names an earlier run set.
+    model_key = _text(config.get("model_key"), "model_key") or model_key
+    if model_key:
+        values["model_key"] = model_key
+    if config.get("mark_position"):
+        values["mark_position"] = _text(config.get("mark_position"), "mark_position")
+    slug = slugify(folder.name)
+    if not slug:
+        raise TemplateImportError("the folder name makes no usable slug")
+    return TemplateSpec(slug, values, image_bytes, hashlib.sha256(image_bytes).hexdigest())
+
+
+def save_template(spec: TemplateSpec) -> str:
+    """Create or update one template; returns created / updated / unchanged."""
+    template = Template.objects.filter(slug=spec.slug).first()
+    created = template is None
+    if template is None:
+        template = Template(slug=spec.slug)
+    changed = created or any(getattr(template, name) != value for name, value in spec.values.items())
+    new_image = template.image_sha256 != spec.image_sha256
+    if not (changed or new_image):
+        return "unchanged"
+    for name, value in spec.values.items():
+        setattr(template, name, value)
+    try:
+        template.full_clean(exclude=["image"])
+    except ValidationError as error:
+        raise TemplateImportError(
+            "; ".join(f"{k}: {' '.join(v)}" for k, v in error.message_dict.items())
+        ) from None
+    saved_name = ""
+    if new_image:
+        saved_name = template.image.storage.save(
+            f"templates/{spec.slug}-{spec.image_sha256[:12]}.jpg", ContentFile(spec.image_bytes)
+        )
+        template.image.name = saved_name
+        template.image_sha256 = spec.image_sha256
+    try:
+        with transaction.atomic():
+            template.save()
+    except Exception:
+        if saved_name:  # nothing half stored: the row failed, so the file goes too
+            template.image.storage.delete(saved_name)
+        raise
+    return "created" if created else "updated"
+
+
+def _template_folders(directory: Path) -> Iterator[Path]:
+    for path in sorted(directory.iterdir()):
+        if path.is_dir() and not path.name.startswith("."):
+            yield path
+
+
+def _read_config(folder: Path) -> dict[str, Any]:
+    path = folder / "config.yml"
+    if not path.is_file():
+        raise TemplateImportError("no config.yml")
+    if path.stat().st_size > MAX_CONFIG_BYTES:
+        raise TemplateImportError(f"config.yml is over {MAX_CONFIG_BYTES // 1024} KB")
+    try:
+        config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        raise TemplateImportError(f"config.yml is not valid YAML: {error}".splitlines()[0]) from None
+    if not isinstance(config, dict):
+        raise TemplateImportError("config.yml must be a mapping of settings")
+    return config
+
+
+def _clamped_to_image(raw: Any) -> Any:
+    """memegen lets a rotated box hang a little over the edge (its text still
+    lands inside); our boxes stay inside the image, so such boxes are pulled in."""
+    if not isinstance(raw, list):
+        return raw
+    clamped = []
+    for box in raw:
+        if isinstance(box, dict):
+            box = dict(box)
+            for axis in ("x", "y"):
+                anchor, scale = box.get(f"anchor_{axis}"), box.get(f"scale_{axis}")
+                if isinstance(anchor, (int, float)) and isinstance(scale, (int, float)) and 0 < scale <= 1:
+                    box[f"anchor_{axis}"] = min(max(float(anchor), 0.0), 1.0 - scale)
+        clamped.append(box)
+    return clamped
+
+
+def _find_image(folder: Path) -> Path:
+    for name in IMAGE_NAMES:
+        path = folder / name
+        if path.is_file():
+            if path.stat().st_size > MAX_BYTES:
+                raise TemplateImportError(f"{name} is over {MAX_BYTES // 1_000_000} MB")
+            return path
+    raise TemplateImportError(f"no image (expected one of {', '.join(IMAGE_NAMES)})")
+
+
+def _text(value: Any, name: str, required: bool = False) -> str:
+    if value is None or value == "":
+        if required:
+            raise TemplateImportError(f"config.yml has no {name}")
+        return ""
+    if not isinstance(value, (str, int, float)):
+        raise TemplateImportError(f"{name} must be text")
+    return str(value).strip()
+
+
+def _texts(value: Any, name: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise TemplateImportError(f"{name} must be a list")
+    # memegen writes an empty list item as "-", which YAML reads as None.
+    return [str(item).strip() for item in value if item is not None and str(item).strip()]
+
+
+def _examples(config: dict[str, Any]) -> list[list[str]]:
+    captions: list[list[str]] = []
+    single = _texts(config.get("example"), "example")
+    if single:
+        captions.append(single)
+    many = config.get("examples") or []
+    if not isinstance(many, list):
+        raise TemplateImportError("examples must be a list of captions")
+    for caption in many:
+        boxes = _texts(caption if isinstance(caption, list) else [caption], "examples")
+        if boxes and boxes not in captions:
+            captions.append(boxes)
+    return captions

@@ -1,0 +1,71 @@
+"""Shared cast and helpers: alice, bob and charlie read the feed; staff curates."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.base import ContentFile
+from PIL import Image
+
+from feed.models import Meme, Template
+from generation.layout import boxes_to_json, default_boxes
+
+PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True)
+def media_in_tmp(settings: Any, tmp_path: Path) -> Path:
+    settings.MEDIA_ROOT = tmp_path / "media"
+    return settings.MEDIA_ROOT
+
+
+@pytest.fixture
+def alice(db: None) -> User:
+    return User.objects.create_user("alice", "alice@example.com", PASSWORD)
+
+
+@pytest.fixture
+def bob(db: None) -> User:
+    return User.objects.create_user("bob", "bob@example.com", PASSWORD)
+
+
+@pytest.fixture
+def charlie(db: None) -> User:
+    return User.objects.create_user("charlie", "charlie@example.com", PASSWORD)
+
+
+@pytest.fixture
+def staff(db: None) -> User:
+    return User.objects.create_superuser("staff", "staff@example.com", PASSWORD)
+
+
+def jpeg_bytes(width: int = 400, height: int = 300, color: str = "steelblue") -> bytes:
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), color).save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
+def make_template(slug: str = "success", boxes: int = 2, **fields: Any) -> Template:
+    template = Template(
+        name=fields.pop("name", slug.title()),
+        slug=slug,
+        boxes=boxes_to_json(default_boxes(boxes)),
+        **fields,
+    )
+    template.image.save(f"{slug}.jpg", ContentFile(jpeg_bytes()), save=False)
+    template.save()
+    return template
+
+
+def make_meme(template: Template, texts: list[str] | None = None, **fields: Any) -> Meme:
+    fields.setdefault("status", Meme.Status.READY)
+    return Meme.objects.create(template=template, texts=texts or ["top text", "bottom text"], **fields)
+
+
+@pytest.fixture
+def template(db: None) -> Template:
+    return make_template()

@@ -1,0 +1,51 @@
+"""Settings come from the environment; a bad value stops the process with a
+message naming the variable, and production settings pass Django's deploy check."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x" * 20 + "-production-secret-key-for-the-check-0123456789",
+    "ALLOWED_HOSTS": "memes.example.com",
+}
+
+
+def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "DATABASE_URL")
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"DEBUG": "maybe"}, "DEBUG must be true or false, not 'maybe'"),
+        ({"DEBUG": "false"}, "SECRET_KEY must be set"),
+        ({**PRODUCTION, "SECRET_KEY": "short"}, "SECRET_KEY must be at least 50 characters"),
+        ({**PRODUCTION, "ALLOWED_HOSTS": ""}, "ALLOWED_HOSTS must name"),
+        ({"DATABASE_URL": "mongodb://localhost/memes"}, "DATABASE_URL"),
+        ({"GENERATION_BATCH_SIZE": "lots"}, "GENERATION_BATCH_SIZE must be a whole number, not 'lots'"),
+        ({"GENERATION_BATCH_SIZE": "0"}, "GENERATION_BATCH_SIZE must be at least 1"),
+        ({"RENDER_FORMAT": "gif"}, "RENDER_FORMAT must be webp or jpeg"),
+    ],
+)
+def test_a_bad_value_stops_the_process_naming_the_variable(env: dict[str, str], message: str) -> None:
+    result = run(["check"], **env)
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr and message in result.stderr
+
+
+def test_production_settings_pass_the_deploy_check() -> None:
+    result = run(["check", "--deploy", "--fail-level", "WARNING"], **PRODUCTION)
+    assert result.returncode == 0, result.stderr
