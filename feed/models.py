@@ -116,6 +116,8 @@ class Meme(models.Model):
     )
     model_version = models.CharField(max_length=64, blank=True, default="")
     sampling = models.JSONField(default=dict, blank=True)
+    # When a render message for this meme last went to the broker (see sweeper).
+    render_sent_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     ready_at = models.DateTimeField(null=True, blank=True)
     likes = models.PositiveIntegerField(default=0)
@@ -148,6 +150,12 @@ class Meme(models.Model):
 
     def unhide(self) -> None:
         Meme.objects.filter(pk=self.pk, status=Meme.Status.HIDDEN).update(status=Meme.Status.READY)
+
+    @staticmethod
+    def initial_scores(ready_at: datetime) -> dict[str, float]:
+        """rating and hot for a meme with no votes yet that becomes visible at ``ready_at``."""
+        rating = rating_of(0, 0)
+        return {"rating": rating, "hot": hot_of(rating, ready_at)}
 
     def rescore(self) -> None:
         """Recompute rating and hot from the counts on the row, in the database."""
@@ -266,13 +274,24 @@ class GenerationJob(models.Model):
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
     attempts = models.PositiveSmallIntegerField(default=0)
+    # Set once every caption of the job is written and its memes exist as rows.
+    captions_written = models.BooleanField(default=False)
+    # When a message for this job last went to the broker: the sweeper sends it
+    # again when a queued job has waited past the deadline (a lost message).
+    queued_at = models.DateTimeField(default=timezone.now)
     claimed_at = models.DateTimeField(null=True, blank=True)
     error = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    MAX_ATTEMPTS = 3
+
     class Meta:
-        indexes = [models.Index(fields=["status", "claimed_at"], name="job_status_claimed")]
+        indexes = [
+            models.Index(fields=["status", "claimed_at"], name="job_status_claimed"),
+            models.Index(fields=["status", "queued_at"], name="job_status_queued"),
+            models.Index(fields=["requested_by", "status"], name="job_requester_status"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.count} × {self.template} ({self.reason}, {self.status})"
@@ -284,6 +303,31 @@ class GenerationJob(models.Model):
         )
         return claimed == 1
 
+    def release(self) -> None:
+        """Give a running job back to the queue after a transient failure."""
+        GenerationJob.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
+            status=self.Status.QUEUED, queued_at=timezone.now()
+        )
+
+    def fail(self, reason: str) -> None:
+        """End the job for good; its memes that never rendered fail with the same reason."""
+        with transaction.atomic():
+            GenerationJob.objects.filter(pk=self.pk).exclude(status=self.Status.DONE).update(
+                status=self.Status.FAILED, error=reason[:2000], finished_at=timezone.now()
+            )
+            Meme.objects.filter(job_id=self.pk, status=Meme.Status.QUEUED).update(
+                status=Meme.Status.FAILED, failure_reason=reason[:2000]
+            )
+
+    def finish_if_complete(self) -> bool:
+        """Mark the job done once its captions are written and none of its memes waits to render."""
+        if Meme.objects.filter(job_id=self.pk, status=Meme.Status.QUEUED).exists():
+            return False
+        done = GenerationJob.objects.filter(
+            pk=self.pk, status=self.Status.RUNNING, captions_written=True
+        ).update(status=self.Status.DONE, finished_at=timezone.now())
+        return done == 1
+
 
 def increment(meme_id: int, **changes: int) -> None:
     """Move counters atomically; never below zero."""
@@ -291,3 +335,29 @@ def increment(meme_id: int, **changes: int) -> None:
     with transaction.atomic():
         Meme.objects.filter(pk=meme_id).update(**updates)
         Meme.objects.filter(pk=meme_id).update(**score_expressions())
+
+
+class RateLimitBucket(models.Model):
+    """Uses of a costly action in one time window. The conditional UPDATE that
+    takes a use is atomic in every database, unlike a database-cache incr."""
+
+    key = models.CharField(max_length=200)
+    window_start = models.DateTimeField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["key", "window_start"], name="one_bucket_per_key_and_window")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key} @ {self.window_start:%Y-%m-%d %H:%M}: {self.count}"
+
+    @classmethod
+    def take(cls, key: str, limit: int, window_seconds: int) -> bool:
+        """Use one of ``limit`` uses of ``key`` in the current window; False when none is left."""
+        now = timezone.now().timestamp()
+        start = datetime.fromtimestamp(now - now % window_seconds, tz=UTC)
+        cls.objects.get_or_create(key=key, window_start=start)
+        taken = cls.objects.filter(key=key, window_start=start, count__lt=limit).update(count=F("count") + 1)
+        return taken == 1

@@ -256,12 +256,20 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=30)
 }
 
+CELERY_BEAT_SCHEDULE = {
+    "sweep-stuck-generation": {"task": "generation.tasks.sweep", "schedule": env_int("SWEEP_SECONDS", 30, 1)},
+    "top-up-template-stock": {
+        "task": "generation.tasks.top_up_stock",
+        "schedule": env_int("TOP_UP_SECONDS", 60, 1),
+    },
+}
+
 # Generation.
 CAPTION_MODEL_DIR = Path(env_str("CAPTION_MODEL_DIR", str(BASE_DIR / "models" / "captions")))
 CAPTION_DEVICE = env_str("CAPTION_DEVICE", "auto")
 GENERATION_BATCH_SIZE = env_int("GENERATION_BATCH_SIZE", 16, minimum=1)
 GENERATION_STOCK_PER_TEMPLATE = env_int("GENERATION_STOCK_PER_TEMPLATE", 30, minimum=0)
-GENERATION_JOB_DEADLINE_SECONDS = env_int("GENERATION_JOB_DEADLINE_SECONDS", 300, minimum=10)
+GENERATION_JOB_DEADLINE_SECONDS = env_int("GENERATION_JOB_DEADLINE_SECONDS", 300, minimum=1)
 GENERATION_USER_LIMIT_PER_HOUR = env_int("GENERATION_USER_LIMIT_PER_HOUR", 30, minimum=1)
 GENERATION_GLOBAL_LIMIT_PER_MINUTE = env_int("GENERATION_GLOBAL_LIMIT_PER_MINUTE", 600, minimum=1)
 RENDER_WIDTH = env_int("RENDER_WIDTH", 800, minimum=100)

@@ -1,0 +1,285 @@
+"""Where generation work meets the database: load rows by id, call the plain
+parts (caption model, renderer), write results back.
+
+Every step is safe to run twice. A job is claimed with a conditional update;
+each meme a job makes has a generation id derived from the job, so a retry
+finds the memes it already made; rendered files are named by a hash of their
+inputs and a meme becomes ready through a conditional update. Heavy work
+(sampling, rendering, file writes) happens outside database transactions.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Literal, Protocol
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import default_storage
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from PIL import Image
+
+from feed.models import GenerationJob, Meme, Template
+from generation.images import ImageRejected, load_image
+from generation.layout import parse_boxes
+
+log = logging.getLogger(__name__)
+
+# Example captions beyond this many add nothing for a template the model never saw.
+MAX_EXAMPLES = 20
+
+
+class PermanentFailure(Exception):
+    """Work that will fail the same way however often it is tried."""
+
+
+class CaptionWriter(Protocol):
+    version: str
+
+    def write(self, requests: list[Any], settings: Any, rng_seed: int | None = None) -> list[Any]: ...
+
+
+# One caption model per worker process, loaded on first use: Celery kills a
+# process whose start-up blocks for over 4 s, and CUDA must not be touched
+# before a prefork pool forks.
+_model_lock = threading.Lock()
+_model: CaptionWriter | None = None
+
+
+def caption_model() -> CaptionWriter:
+    global _model
+    with _model_lock:
+        if _model is None:
+            from generation.captions import CaptionError, load_caption_model
+
+            try:
+                _model = load_caption_model(settings.CAPTION_MODEL_DIR, settings.CAPTION_DEVICE)
+            except CaptionError as error:
+                raise PermanentFailure(str(error)) from None
+            log.info("caption model %s loaded from %s", _model.version, settings.CAPTION_MODEL_DIR)
+        return _model
+
+
+def use_caption_model(model: CaptionWriter | None) -> None:
+    """Swap the process's caption model (tests, benchmarks); None reloads lazily."""
+    global _model
+    with _model_lock:
+        _model = model
+
+
+def generation_id(job_id: uuid.UUID, index: int) -> uuid.UUID:
+    return uuid.uuid5(job_id, f"meme-{index}")
+
+
+# --- writing captions -------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClaimedJob:
+    job: GenerationJob
+    missing: list[uuid.UUID]  # generation ids of memes the job has not made yet
+
+
+def write_captions(job_ids: Iterable[uuid.UUID]) -> list[int]:
+    """Claim the jobs, write all their missing captions in one batched pass and
+    store them as queued memes. Returns the ids of memes waiting to render."""
+    claimed = [found for found in map(_claim, job_ids) if found is not None]
+    if not claimed:
+        return []
+    needing = [item for item in claimed if item.missing]
+    try:
+        captions = _sample(needing) if needing else []
+    except PermanentFailure as error:
+        for item in claimed:
+            item.job.fail(str(error))
+        return []
+    except Exception:
+        for item in claimed:
+            item.job.release()  # back to the queue for the retry
+        raise
+    return _store_memes(claimed, captions)
+
+
+def _claim(job_id: uuid.UUID) -> ClaimedJob | None:
+    job = GenerationJob.objects.select_related("template").filter(pk=job_id).first()
+    if job is None or not job.claim():
+        return None
+    wanted = [generation_id(job.pk, index) for index in range(job.count)]
+    made = set(Meme.objects.filter(generation_id__in=wanted).values_list("generation_id", flat=True))
+    return ClaimedJob(job, [gid for gid in wanted if gid not in made])
+
+
+def _sample(claimed: list[ClaimedJob]) -> list[list[Any]]:
+    """One batched forward pass for every job; a list of captions per job."""
+    from generation.captions import CaptionRequest, SamplingSettings
+
+    requests = [_caption_request(item, CaptionRequest) for item in claimed]
+    seed = int(claimed[0].job.pk) % (2**31)  # a retry of the same job samples the same captions
+    written = caption_model().write(requests, SamplingSettings(), rng_seed=seed)
+    per_job: list[list[Any]] = [[] for _ in claimed]
+    for caption, index in zip(written, _request_index(requests, written), strict=True):
+        per_job[index].append(caption)
+    return per_job
+
+
+def _caption_request(item: ClaimedJob, request_type: Callable[..., Any]) -> Any:
+    template = item.job.template
+    examples = [" | ".join(caption) for caption in template.example_captions[:MAX_EXAMPLES]]
+    return request_type(
+        template_key=template.model_key or None,
+        box_count=template.box_count,
+        keywords=list(item.job.keywords),
+        examples=examples,
+        n=len(item.missing),
+    )
+
+
+def _request_index(requests: list[Any], written: list[Any]) -> list[int]:
+    """Which request each caption answers. The model returns captions in request
+    order; when its filters gave a request fewer, each caption names its request."""
+    in_order = [index for index, request in enumerate(requests) for _ in range(request.n)]
+    if len(written) == len(in_order):
+        return in_order
+    return [caption.request_index for caption in written]
+
+
+def _store_memes(claimed: list[ClaimedJob], captions: list[list[Any]]) -> list[int]:
+    needing = iter(captions)
+    with transaction.atomic():
+        for item in claimed:
+            made = next(needing) if item.missing else []
+            Meme.objects.bulk_create(
+                [_meme_row(item.job, gid, caption) for gid, caption in zip(item.missing, made, strict=False)],
+                ignore_conflicts=True,  # a redelivered job racing its first run makes no duplicates
+            )
+            GenerationJob.objects.filter(pk=item.job.pk).update(captions_written=True)
+            if len(made) < len(item.missing):
+                shortfall = len(item.missing) - len(made)
+                GenerationJob.objects.filter(pk=item.job.pk).update(
+                    error=f"{shortfall} caption(s) did not pass the filters and were dropped"
+                )
+        job_ids = [item.job.pk for item in claimed]
+        waiting = list(
+            Meme.objects.filter(job_id__in=job_ids, status=Meme.Status.QUEUED).values_list("id", flat=True)
+        )
+        Meme.objects.filter(pk__in=waiting).update(render_sent_at=timezone.now())
+    for item in claimed:
+        item.job.finish_if_complete()  # a job whose captions were all filtered out ends here
+    return waiting
+
+
+def _meme_row(job: GenerationJob, gid: uuid.UUID, caption: Any) -> Meme:
+    return Meme(
+        template=job.template,
+        texts=list(caption.boxes),
+        keywords=list(caption.keywords),
+        generation_id=gid,
+        job=job,
+        requested_by=job.requested_by,
+        model_version=caption.model_version,
+        sampling=dict(caption.sampling),
+    )
+
+
+# --- rendering --------------------------------------------------------------
+
+
+def render_memes(meme_ids: Iterable[int]) -> int:
+    """Render each queued meme and make it ready; returns how many became ready."""
+    ready = 0
+    job_ids = set()
+    for meme in Meme.objects.select_related("template").filter(
+        pk__in=list(meme_ids), status=Meme.Status.QUEUED
+    ):
+        try:
+            name = _render_file(meme)
+        except PermanentFailure as error:
+            Meme.objects.filter(pk=meme.pk, status=Meme.Status.QUEUED).update(
+                status=Meme.Status.FAILED, failure_reason=str(error)[:2000]
+            )
+        else:
+            ready += _mark_ready(meme, name)
+        if meme.job_id:
+            job_ids.add(meme.job_id)
+    for job in GenerationJob.objects.filter(pk__in=job_ids):
+        job.finish_if_complete()
+    return ready
+
+
+def _render_file(meme: Meme) -> str:
+    from generation.render import encode_meme, render_key, render_meme
+
+    template = meme.template
+    boxes = parse_boxes(template.boxes)
+    texts = list(meme.texts)[: len(boxes)]
+    width = settings.RENDER_WIDTH
+    fmt: Literal["webp", "jpeg"] = "jpeg" if settings.RENDER_FORMAT == "jpeg" else "webp"
+    key = render_key(template.image_sha256, boxes, texts, width, fmt, template.mark_position)
+    name = f"memes/{key[:2]}/{key}.{'jpg' if fmt == 'jpeg' else fmt}"
+    if default_storage.exists(name):  # a retry reuses what an earlier attempt wrote
+        return name
+    rendered = render_meme(
+        _template_image(template), boxes, texts, width=width, mark_position=template.mark_position
+    )
+    saved = default_storage.save(name, ContentFile(encode_meme(rendered.image, fmt)))
+    return str(saved)
+
+
+def _template_image(template: Template) -> Image.Image:
+    try:
+        with template.image.open("rb") as handle:
+            data = handle.read()
+        return load_image(data, template.slug).image
+    except (OSError, ValueError) as error:
+        if isinstance(error, ImageRejected):
+            raise PermanentFailure(f"template image unusable: {error}") from None
+        raise PermanentFailure(f"template image missing: {error}") from None
+
+
+def _mark_ready(meme: Meme, image_name: str) -> int:
+    now = timezone.now()
+    return Meme.objects.filter(pk=meme.pk, status=Meme.Status.QUEUED).update(
+        status=Meme.Status.READY, image=image_name, ready_at=now, **Meme.initial_scores(now)
+    )
+
+
+# --- the sweeper ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sweep:
+    requeued_jobs: list[uuid.UUID]
+    resent_jobs: list[uuid.UUID]
+    failed_jobs: int
+    resent_memes: list[int]
+
+
+def sweep(now: Any = None) -> Sweep:
+    """Find work a dead worker or a lost message left behind and queue it again."""
+    now = now or timezone.now()
+    deadline = now - timedelta(seconds=settings.GENERATION_JOB_DEADLINE_SECONDS)
+    stuck = GenerationJob.objects.filter(status=GenerationJob.Status.RUNNING, claimed_at__lt=deadline)
+    failed = 0
+    for job in stuck.filter(attempts__gte=GenerationJob.MAX_ATTEMPTS):
+        job.fail(f"gave up after {job.attempts} attempts (a worker died or timed out each time)")
+        failed += 1
+    requeued = list(stuck.values_list("pk", flat=True))
+    GenerationJob.objects.filter(pk__in=requeued, status=GenerationJob.Status.RUNNING).update(
+        status=GenerationJob.Status.QUEUED, queued_at=now
+    )
+    lost = GenerationJob.objects.filter(status=GenerationJob.Status.QUEUED, queued_at__lt=deadline)
+    resent = list(lost.values_list("pk", flat=True))
+    GenerationJob.objects.filter(pk__in=resent).update(queued_at=now)
+    waiting = Meme.objects.filter(status=Meme.Status.QUEUED).filter(
+        Q(render_sent_at__lt=deadline) | Q(render_sent_at__isnull=True, created_at__lt=deadline)
+    )
+    memes = list(waiting.values_list("pk", flat=True))
+    Meme.objects.filter(pk__in=memes).update(render_sent_at=now)
+    return Sweep(requeued, resent, failed, memes)
