@@ -10,8 +10,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import F, Q
-from django.db.models.functions import Greatest
+from django.db.models import F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Cast, Coalesce, Greatest
 from django.utils import timezone
 
 from generation.layout import LayoutError, boxes_to_json, parse_boxes
@@ -40,6 +40,19 @@ class TemplateQuerySet(models.QuerySet["Template"]):
     def active(self) -> TemplateQuerySet:
         return self.filter(is_active=True)
 
+    def refresh_like_rates(self) -> int:
+        """Recompute each template's like rate from its memes' counts, in one UPDATE.
+
+        Smoothed toward the site-wide prior by TEMPLATE_PRIOR_VOTES, so a new
+        template with three likes does not start its memes at 100%."""
+        per_template = Meme.objects.filter(template=OuterRef("pk")).order_by().values("template")
+        likes = Subquery(per_template.annotate(n=Sum("likes")).values("n"))
+        votes = Subquery(per_template.annotate(n=Sum(F("likes") + F("dislikes"))).values("n"))
+        smoothed = (Coalesce(likes, 0) + PRIOR_LIKE_RATE * TEMPLATE_PRIOR_VOTES) / (
+            Coalesce(votes, 0) + TEMPLATE_PRIOR_VOTES
+        )
+        return self.update(like_rate=Cast(smoothed, models.FloatField()))
+
 
 class Template(models.Model):
     class MarkPosition(models.TextChoices):
@@ -63,6 +76,9 @@ class Template(models.Model):
         max_length=20, choices=MarkPosition.choices, default=MarkPosition.BOTTOM_RIGHT
     )
     is_active = models.BooleanField(default=True)
+    # Share of likes among votes on this template's memes, smoothed toward
+    # PRIOR_LIKE_RATE: the prior a new meme's rating starts from.
+    like_rate = models.FloatField(default=0.5)
     source = models.URLField(blank=True, default="")
     credit = models.CharField(max_length=300, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -127,6 +143,13 @@ class Meme(models.Model):
     # Small-sample-aware rating in [0, 1] ("top") and rating plus recency ("hot").
     rating = models.FloatField(default=0.5)
     hot = models.FloatField(default=0.0)
+    # The like rate the rating is pulled toward: the template's like rate
+    # when the meme became ready, frozen so a template's swing does not
+    # reshuffle old memes.
+    prior = models.FloatField(default=0.5)
+    # Pixel size of the rendered image, so pages reserve its space before it loads.
+    width = models.PositiveIntegerField(null=True, blank=True)
+    height = models.PositiveIntegerField(null=True, blank=True)
 
     objects = MemeQuerySet.as_manager()
 
@@ -136,6 +159,18 @@ class Meme(models.Model):
             models.Index(fields=["-rating", "-id"], name="meme_top", condition=Q(status="ready")),
             models.Index(fields=["-created_at", "-id"], name="meme_new", condition=Q(status="ready")),
             models.Index(fields=["template", "status"], name="meme_template_status"),
+            # The same three orders within one template (the template picker).
+            models.Index(
+                fields=["template", "-hot", "-id"], name="meme_template_hot", condition=Q(status="ready")
+            ),
+            models.Index(
+                fields=["template", "-rating", "-id"], name="meme_template_top", condition=Q(status="ready")
+            ),
+            models.Index(
+                fields=["template", "-created_at", "-id"],
+                name="meme_template_new",
+                condition=Q(status="ready"),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -152,10 +187,12 @@ class Meme(models.Model):
         Meme.objects.filter(pk=self.pk, status=Meme.Status.HIDDEN).update(status=Meme.Status.READY)
 
     @staticmethod
-    def initial_scores(ready_at: datetime) -> dict[str, float]:
-        """rating and hot for a meme with no votes yet that becomes visible at ``ready_at``."""
-        rating = rating_of(0, 0)
-        return {"rating": rating, "hot": hot_of(rating, ready_at)}
+    def initial_scores(ready_at: datetime, prior: float | None = None) -> dict[str, float]:
+        """prior, rating and hot for a meme with no votes yet that becomes visible
+        at ``ready_at``; ``prior`` is its template's ``like_rate`` (site-wide if None)."""
+        prior = PRIOR_LIKE_RATE if prior is None else prior
+        rating = rating_of(0, 0, prior)
+        return {"prior": prior, "rating": rating, "hot": hot_of(rating, ready_at)}
 
     def rescore(self) -> None:
         """Recompute rating and hot from the counts on the row, in the database."""
@@ -166,13 +203,15 @@ class Meme(models.Model):
 # one early like does not put a meme above one with 90 likes out of 100.
 PRIOR_VOTES = 4.0  # weight of the prior, in votes
 PRIOR_LIKE_RATE = 0.5
+# A template's like rate is itself pulled toward PRIOR_LIKE_RATE by this many votes.
+TEMPLATE_PRIOR_VOTES = 20.0
 # Hot: one unit of rating is worth this many hours of recency.
 HOT_HOURS_PER_RATING = 48.0
 EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
 
 
-def rating_of(likes: int, dislikes: int) -> float:
-    return (likes + PRIOR_LIKE_RATE * PRIOR_VOTES) / (likes + dislikes + PRIOR_VOTES)
+def rating_of(likes: int, dislikes: int, prior: float = PRIOR_LIKE_RATE) -> float:
+    return (likes + prior * PRIOR_VOTES) / (likes + dislikes + PRIOR_VOTES)
 
 
 def hot_of(rating: float, created_at: datetime) -> float:
@@ -180,12 +219,17 @@ def hot_of(rating: float, created_at: datetime) -> float:
     return hours / HOT_HOURS_PER_RATING + rating
 
 
-def score_expressions() -> dict[str, Any]:
-    """F-expressions recomputing rating and hot from the row's own counts.
+def score_expressions(likes: Any = None, dislikes: Any = None) -> dict[str, Any]:
+    """Expressions recomputing rating and hot from the counts, for an UPDATE.
 
-    hot = hours since the epoch / 48 + rating; the hours part is fixed per meme,
-    so it is recovered from the stored hot minus the stored rating."""
-    rating = (F("likes") + PRIOR_LIKE_RATE * PRIOR_VOTES) / (F("likes") + F("dislikes") + PRIOR_VOTES)
+    ``likes`` and ``dislikes`` default to the row's stored counts; pass the
+    expressions that set new counts to rescore in the same statement (SQL reads
+    the old row on every right-hand side). hot = hours since the epoch / 48 +
+    rating; the hours part is fixed per meme, so it is recovered from the
+    stored hot minus the stored rating."""
+    likes = F("likes") if likes is None else likes
+    dislikes = F("dislikes") if dislikes is None else dislikes
+    rating = (likes + F("prior") * PRIOR_VOTES) / (likes + dislikes + PRIOR_VOTES)
     return {"rating": rating, "hot": F("hot") - F("rating") + rating}
 
 
@@ -244,6 +288,14 @@ class UserSettings(models.Model):
     def for_user(cls, user: Any) -> UserSettings:
         found, _ = cls.objects.get_or_create(user=user)
         return found
+
+    def show_howto_once(self) -> bool:
+        """True the first time a page asks for this reader, False ever after."""
+        if self.howto_seen:
+            return False
+        shown = UserSettings.objects.filter(pk=self.pk, howto_seen=False).update(howto_seen=True)
+        self.howto_seen = True
+        return shown == 1
 
 
 class GenerationJob(models.Model):
@@ -329,12 +381,12 @@ class GenerationJob(models.Model):
         return done == 1
 
 
-def increment(meme_id: int, **changes: int) -> None:
-    """Move counters atomically; never below zero."""
-    updates = {name: Greatest(F(name) + delta, 0) for name, delta in changes.items()}
-    with transaction.atomic():
-        Meme.objects.filter(pk=meme_id).update(**updates)
-        Meme.objects.filter(pk=meme_id).update(**score_expressions())
+def increment(meme_id: int, **changes: int) -> int:
+    """Move counters atomically, never below zero, and rescore in the same UPDATE."""
+    updates: dict[str, Any] = {name: Greatest(F(name) + delta, 0) for name, delta in changes.items()}
+    if "likes" in updates or "dislikes" in updates:
+        updates |= score_expressions(updates.get("likes"), updates.get("dislikes"))
+    return Meme.objects.filter(pk=meme_id).update(**updates)
 
 
 class RateLimitBucket(models.Model):
@@ -361,3 +413,125 @@ class RateLimitBucket(models.Model):
         cls.objects.get_or_create(key=key, window_start=start)
         taken = cls.objects.filter(key=key, window_start=start, count__lt=limit).update(count=F("count") + 1)
         return taken == 1
+
+
+class Report(models.Model):
+    """A reader's flag on a meme for the moderators; one per reader and meme."""
+
+    class Reason(models.TextChoices):
+        OFFENSIVE = "offensive", "offensive or hateful"
+        SPAM = "spam", "spam or nonsense"
+        BROKEN = "broken", "broken image or unreadable text"
+        OTHER = "other", "something else"
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    meme = models.ForeignKey(Meme, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=20, choices=Reason.choices, default=Reason.OTHER)
+    note = models.CharField(max_length=500, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "meme"], name="one_report_per_user_and_meme")]
+
+    def __str__(self) -> str:
+        return f"{self.user} reports meme {self.meme_id}: {self.reason}"
+
+
+class FeedPosition(models.Model):
+    """One place in one reader's frozen feed (feed/ranking.py explains the design).
+
+    A session's id starts with the second it began, so old sessions are deleted
+    by a range on the primary key. The meme link has no constraint and no index
+    of its own: memes are hidden rather than deleted, pages join the meme and
+    skip a missing one, and the (session, meme) constraint serves every lookup."""
+
+    pk = models.CompositePrimaryKey("session", "position")
+    session = models.BigIntegerField()
+    position = models.PositiveIntegerField()
+    meme = models.ForeignKey(
+        Meme, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "meme"], name="feed_position_meme_once")]
+
+    def __str__(self) -> str:
+        return f"session {self.session} #{self.position}: meme {self.meme_id}"
+
+
+# What a reader does to a meme. Each change locks the meme's row first: every
+# change updates that row anyway, so the lock adds no waiting, and it makes one
+# reader's double-click or two tabs apply one after the other. A meme outside
+# the feed (queued, failed, hidden) raises Meme.DoesNotExist.
+
+
+def _lock_visible(meme_id: int) -> None:
+    if not list(Meme.objects.visible().select_for_update().filter(pk=meme_id).values_list("pk")[:1]):
+        raise Meme.DoesNotExist(f"meme {meme_id} is not in the feed")
+
+
+def _count_changes(before: int | None, after: int | None) -> dict[str, int]:
+    """Counter moves for a reaction going from ``before`` to ``after`` (None: no reaction)."""
+    changes = {"likes": 0, "dislikes": 0}
+    for value, delta in ((before, -1), (after, 1)):
+        if value == Reaction.LIKE:
+            changes["likes"] += delta
+        elif value == Reaction.DISLIKE:
+            changes["dislikes"] += delta
+    return changes
+
+
+def _reaction_of(meme_id: int, user: Any) -> int | None:
+    values = list(Reaction.objects.filter(user=user, meme_id=meme_id).values_list("value", flat=True)[:1])
+    return values[0] if values else None
+
+
+def set_reaction(meme_id: int, user: Any, value: int) -> None:
+    """Like (1) or dislike (-1). Switching moves both counts; repeating changes nothing."""
+    if value not in (Reaction.LIKE, Reaction.DISLIKE):
+        raise ValueError(f"a reaction is 1 or -1, not {value!r}")
+    with transaction.atomic():
+        _lock_visible(meme_id)
+        previous = _reaction_of(meme_id, user)
+        if previous == value:
+            return
+        if previous is None:
+            Reaction.objects.create(user=user, meme_id=meme_id, value=value)
+        else:
+            Reaction.objects.filter(user=user, meme_id=meme_id).update(value=value, updated_at=timezone.now())
+        increment(meme_id, **_count_changes(previous, value))
+
+
+def clear_reaction(meme_id: int, user: Any) -> None:
+    with transaction.atomic():
+        _lock_visible(meme_id)
+        previous = _reaction_of(meme_id, user)
+        if previous is None:
+            return
+        Reaction.objects.filter(user=user, meme_id=meme_id).delete()
+        increment(meme_id, **_count_changes(previous, None))
+
+
+def set_favourite(meme_id: int, user: Any, favourite: bool) -> None:
+    with transaction.atomic():
+        _lock_visible(meme_id)
+        mine = Favourite.objects.filter(user=user, meme_id=meme_id)
+        if mine.exists() == favourite:
+            return
+        if favourite:
+            Favourite.objects.create(user=user, meme_id=meme_id)
+        else:
+            mine.delete()
+        increment(meme_id, favourites=1 if favourite else -1)
+
+
+def report(meme_id: int, user: Any, reason: str, note: str = "") -> bool:
+    """File the reader's report once; True when it is new (a repeat counts once)."""
+    with transaction.atomic():
+        _lock_visible(meme_id)
+        _, created = Report.objects.get_or_create(
+            user=user, meme_id=meme_id, defaults={"reason": reason, "note": note}
+        )
+        if created:
+            increment(meme_id, reports=1)
+        return created

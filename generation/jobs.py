@@ -124,8 +124,8 @@ def _sample(claimed: list[ClaimedJob]) -> list[list[Any]]:
     seed = int(claimed[0].job.pk) % (2**31)  # a retry of the same job samples the same captions
     written = caption_model().write(requests, SamplingSettings(), rng_seed=seed)
     per_job: list[list[Any]] = [[] for _ in claimed]
-    for caption, index in zip(written, _request_index(requests, written), strict=True):
-        per_job[index].append(caption)
+    for caption in written:  # the filters may have left a request with fewer captions
+        per_job[caption.request_index].append(caption)
     return per_job
 
 
@@ -139,15 +139,6 @@ def _caption_request(item: ClaimedJob, request_type: Callable[..., Any]) -> Any:
         examples=examples,
         n=len(item.missing),
     )
-
-
-def _request_index(requests: list[Any], written: list[Any]) -> list[int]:
-    """Which request each caption answers. The model returns captions in request
-    order; when its filters gave a request fewer, each caption names its request."""
-    in_order = [index for index, request in enumerate(requests) for _ in range(request.n)]
-    if len(written) == len(in_order):
-        return in_order
-    return [caption.request_index for caption in written]
 
 
 def _store_memes(claimed: list[ClaimedJob], captions: list[list[Any]]) -> list[int]:

@@ -1,7 +1,7 @@
 """Celery tasks: thin wrappers that take ids and call generation.jobs.
 
 Caption writing runs on the ``model`` queue (GPU workers: one solo process per
-GPU); rendering and housekeeping on ``default``. Every task is safe to retry
+GPU); rendering and housekeeping on ``default`` (CELERY_TASK_ROUTES in settings). Every task is safe to retry
 and to receive twice.
 """
 
@@ -14,13 +14,11 @@ from django.db import DatabaseError
 
 from generation import jobs
 
-MODEL_QUEUE = "model"
-DEFAULT_QUEUE = "default"
 # Transient failures (a database restart, a full disk) are retried with backoff.
 TRANSIENT = (DatabaseError, OSError)
 
 
-@shared_task(queue=MODEL_QUEUE, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=2, max_retries=5)
+@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=2, max_retries=5)
 def write_captions(job_ids: list[str]) -> int:
     waiting = jobs.write_captions(uuid.UUID(job_id) for job_id in job_ids)
     if waiting:
@@ -28,12 +26,12 @@ def write_captions(job_ids: list[str]) -> int:
     return len(waiting)
 
 
-@shared_task(queue=DEFAULT_QUEUE, acks_late=True, autoretry_for=TRANSIENT, retry_backoff=2, max_retries=5)
+@shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=2, max_retries=5)
 def render_memes(meme_ids: list[int]) -> int:
     return jobs.render_memes(meme_ids)
 
 
-@shared_task(queue=DEFAULT_QUEUE)
+@shared_task
 def sweep() -> None:
     found = jobs.sweep()
     for job_id in [*found.requeued_jobs, *found.resent_jobs]:
@@ -42,7 +40,7 @@ def sweep() -> None:
         render_memes.delay(found.resent_memes)
 
 
-@shared_task(queue=DEFAULT_QUEUE)
+@shared_task
 def top_up_stock() -> None:
     from feed.supply import top_up_stock as top_up
 

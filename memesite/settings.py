@@ -137,6 +137,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
+    # Tests share their database with threads and with worker processes, which
+    # an in-memory database cannot do; one file per test run, so runs side by
+    # side never share one.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-memesite-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -256,6 +260,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=30)
 }
 
+CELERY_TASK_ROUTES = {
+    "generation.tasks.write_captions": {"queue": "model"},
+    "generation.tasks.*": {"queue": "default"},
+}
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-generation": {"task": "generation.tasks.sweep", "schedule": env_int("SWEEP_SECONDS", 30, 1)},
     "top-up-template-stock": {

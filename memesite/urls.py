@@ -3,8 +3,16 @@ from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import URLPattern, URLResolver, include, path
 
+from feed.insights import InsightsView, insights_page
+from feed.making import MakeRequestView, MakeStatusView, make_page
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
+    path("api/make/", MakeRequestView.as_view(), name="api-make"),
+    path("api/make/<uuid:job_id>/", MakeStatusView.as_view(), name="api-make-status"),
+    path("api/insights/", InsightsView.as_view(), name="api-insights"),
+    path("make/", make_page, name="make"),
+    path("insights/", insights_page, name="insights"),
     path("", include("feed.urls")),
 ]
 if settings.DEBUG:

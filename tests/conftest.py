@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +16,16 @@ from feed.models import Meme, Template
 from generation.layout import boxes_to_json, default_boxes
 
 PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def tasks_run_inline() -> None:
+    """Unit tests run Celery tasks in the test process; integration tests
+    that start real workers switch this off for themselves."""
+    from memesite.celery import app
+
+    app.conf.task_always_eager = True
+    app.conf.task_eager_propagates = True
 
 
 @pytest.fixture(autouse=True)
@@ -69,3 +80,15 @@ def make_meme(template: Template, texts: list[str] | None = None, **fields: Any)
 @pytest.fixture
 def template(db: None) -> Template:
     return make_template()
+
+
+@pytest.fixture
+def caption_model() -> Iterator[Any]:
+    """Every pipeline call in the test uses a fake caption model."""
+    from generation import jobs
+    from tests.fakes import FakeCaptionModel
+
+    fake = FakeCaptionModel()
+    jobs.use_caption_model(fake)
+    yield fake
+    jobs.use_caption_model(None)

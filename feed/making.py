@@ -1,0 +1,121 @@
+""" "Make a meme": a signed-in reader picks a template (or random) and up to
+three keywords and gets several variants as they finish."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from feed.models import GenerationJob, Meme, Template
+from feed.supply import RequestRefused, request_memes
+
+
+class MakeRequestSerializer(serializers.Serializer[dict[str, Any]]):
+    template = serializers.SlugRelatedField(
+        slug_field="slug",
+        queryset=Template.objects.active(),
+        required=False,
+        allow_null=True,
+        help_text="slug of an active template; empty or null for a random one",
+    )
+    keywords = serializers.ListField(
+        child=serializers.CharField(allow_blank=True, trim_whitespace=True),
+        required=False,
+        default=list,
+        help_text="up to three words or short phrases the meme should be about",
+    )
+
+    def validate_keywords(self, value: list[str]) -> list[str]:
+        from generation.captions import KeywordError, clean_keywords
+
+        try:
+            return clean_keywords(value)
+        except KeywordError as error:
+            raise serializers.ValidationError(str(error)) from None
+
+
+JOB_RESPONSE = inline_serializer(
+    "MakeRequestStatus",
+    {
+        "id": serializers.UUIDField(),
+        "status": serializers.ChoiceField(choices=GenerationJob.Status.choices),
+        "template": serializers.CharField(),
+        "keywords": serializers.ListField(child=serializers.CharField()),
+        "count": serializers.IntegerField(),
+        "error": serializers.CharField(),
+        "memes": serializers.ListField(child=serializers.DictField()),
+    },
+)
+
+
+def job_status(job: GenerationJob) -> dict[str, Any]:
+    memes = Meme.objects.filter(job=job).exclude(status=Meme.Status.HIDDEN).order_by("pk")
+    return {
+        "id": str(job.pk),
+        "status": job.status,
+        "template": job.template.slug,
+        "keywords": job.keywords,
+        "count": job.count,
+        "error": job.error if job.status == GenerationJob.Status.FAILED else "",
+        "memes": [meme_status(meme) for meme in memes],
+    }
+
+
+def meme_status(meme: Meme) -> dict[str, Any]:
+    ready = meme.status == Meme.Status.READY
+    return {
+        "id": meme.pk,
+        "status": meme.status,
+        "image": meme.image.url if ready and meme.image else None,
+        "url": f"/m/{meme.pk}/" if ready else None,
+        "alt": meme.caption,
+    }
+
+
+class MakeRequestView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "generation"
+
+    @extend_schema(request=MakeRequestSerializer, responses={202: JOB_RESPONSE}, operation_id="make_meme")
+    def post(self, request: Request) -> Response:
+        serializer = MakeRequestSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        try:
+            job = request_memes(
+                request.user, serializer.validated_data.get("template"), serializer.validated_data["keywords"]
+            )
+        except RequestRefused as refused:
+            return Response({"detail": str(refused)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+        return Response(job_status(job), status=status.HTTP_202_ACCEPTED)
+
+
+class MakeStatusView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses={200: JOB_RESPONSE}, operation_id="make_meme_status")
+    def get(self, request: Request, job_id: str) -> Response:
+        # Only the reader who asked sees a request: another reader's is a 404.
+        job = get_object_or_404(
+            GenerationJob.objects.select_related("template"),
+            pk=job_id,
+            reason=GenerationJob.Reason.REQUEST,
+            requested_by=request.user,
+        )
+        return Response(job_status(job))
+
+
+@login_required
+def make_page(request: HttpRequest) -> HttpResponse:
+    templates = Template.objects.active().only("slug", "name")
+    return render(request, "generation/make.html", {"templates": templates})

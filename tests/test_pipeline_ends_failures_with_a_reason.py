@@ -1,0 +1,52 @@
+"""Permanent failures end the job with a reason a person can read; transient
+ones give the job back to the queue for a retry; failed memes reach no feed."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from feed.models import GenerationJob, Meme
+from generation import jobs
+from tests.conftest import make_template
+
+
+@pytest.fixture
+def job(db: None) -> GenerationJob:
+    return GenerationJob.objects.create(template=make_template(), count=2)
+
+
+def test_a_missing_caption_model_fails_the_job_naming_the_path(
+    job: GenerationJob, settings: Any, tmp_path: Path
+) -> None:
+    jobs.use_caption_model(None)
+    settings.CAPTION_MODEL_DIR = tmp_path / "no-model-here"
+
+    assert jobs.write_captions([job.pk]) == []
+
+    job.refresh_from_db()
+    assert job.status == "failed" and str(tmp_path / "no-model-here") in job.error
+
+
+def test_a_transient_error_puts_the_job_back_in_the_queue(job: GenerationJob, caption_model: Any) -> None:
+    caption_model.fail_with = ConnectionError("GPU went away")
+
+    with pytest.raises(ConnectionError):
+        jobs.write_captions([job.pk])
+
+    job.refresh_from_db()
+    assert job.status == "queued" and job.attempts == 1
+    assert not Meme.objects.exists()
+
+
+def test_a_template_whose_image_is_gone_fails_its_memes(job: GenerationJob, caption_model: Any) -> None:
+    waiting = jobs.write_captions([job.pk])
+    job.template.image.storage.delete(job.template.image.name)
+
+    assert jobs.render_memes(waiting) == 0
+
+    assert set(Meme.objects.values_list("status", flat=True)) == {"failed"}
+    assert "template image" in Meme.objects.first().failure_reason  # type: ignore[union-attr]
+    job.refresh_from_db()
+    assert job.status == "done"
+    assert not Meme.objects.visible().exists()
