@@ -47,7 +47,8 @@ def start_worker(tmp_path: Path, media_in_tmp: Path) -> Iterator[Callable[..., s
         log = (tmp_path / f"worker-{len(started)}.log").open("wb")
         worker = subprocess.Popen(
             [sys.executable, "-m", "tests.fake_model_worker", "-Q", "model,default", "--pool", "solo",
-             "--loglevel", "INFO", "-n", f"crash{len(started)}@%h", "--schedule", str(tmp_path / "beat"), *options],
+             "--loglevel", "INFO", "-n", f"crash{len(started)}@%h", "--schedule", str(tmp_path / "beat"),
+             *options],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         started.append(worker)
