@@ -1,0 +1,221 @@
+"""Batched sampling with the KV cache: every variant of every request in one forward loop.
+
+Each row of the batch is one caption: its prompt is left-padded, the loop feeds one token per
+row per step through the cached keys and values, and a row stops at its end token. The row's
+template box count is enforced on the logits: the box token is allowed only while boxes remain,
+the end token only once the last box has started, neither on an empty box.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from generation.captions.config import SamplingSettings
+from generation.captions.errors import TemplateError
+from generation.captions.keywords import clean_keywords, extract_keywords
+from generation.captions.prompt import SpecialIds, encode_texts, prompt_ids
+
+if TYPE_CHECKING:
+    from generation.captions.model import CaptionModel
+
+MAX_BOXES = 10  # as generation.layout: no template has more text boxes
+MAX_VARIANTS = 64  # per request; more is a batch job, not a request
+
+
+@dataclass
+class CaptionRequest:
+    """N captions for one template; template_key is an ImgFlip slug, or None/unknown (generic)."""
+
+    template_key: str | None
+    box_count: int
+    keywords: list[str] = field(default_factory=list)
+    examples: list[str] = field(default_factory=list)  # captions of an unseen template
+    n: int = 1
+
+
+@dataclass
+class Caption:
+    boxes: list[str]
+    keywords: list[str]
+    model_version: str
+    sampling: dict[str, Any]  # SamplingSettings.to_dict() plus the seed
+    request_index: int = 0  # which request of the write() call this caption answers
+
+
+@dataclass
+class Row:
+    """One caption being sampled: which request, with which keywords, from which prompt."""
+
+    request: int
+    keywords: list[str]
+    prompt: list[int]
+    box_count: int
+
+
+def check_request(request: CaptionRequest) -> CaptionRequest:
+    """Validated copy: box count 1-10, n 0-64, keywords cleaned (KeywordError if unusable)."""
+    if not 1 <= request.box_count <= MAX_BOXES:
+        raise TemplateError(f"box_count must be 1-{MAX_BOXES}, got {request.box_count}")
+    if not 0 <= request.n <= MAX_VARIANTS:
+        raise TemplateError(f"n must be 0-{MAX_VARIANTS}, got {request.n}")
+    examples = [e for e in request.examples if isinstance(e, str) and e.strip()]
+    return CaptionRequest(
+        request.template_key, request.box_count, clean_keywords(request.keywords), examples, request.n
+    )
+
+
+def keywords_for(request: CaptionRequest, known: bool, rng: random.Random) -> list[str]:
+    """The request's keywords; for an unseen template without any, 1-2 from its example captions."""
+    if request.keywords or known or not request.examples:
+        return list(request.keywords)
+    pool = sorted({k for text in request.examples for k in extract_keywords(text) if " " not in k})
+    return rng.sample(pool, min(len(pool), rng.randint(1, 2)))
+
+
+def make_rows(
+    model: CaptionModel, request_index: int, request: CaptionRequest, count: int, rng: random.Random
+) -> list[Row]:
+    known = request.template_key is not None and model.knows(request.template_key)
+    rows = []
+    for _ in range(count):
+        keywords = keywords_for(request, known, rng)
+        template = model.ids.template(request.template_key if known else None)
+        prompt = prompt_ids(model.ids, template, encode_texts(model.tokenizer, keywords))
+        rows.append(Row(request_index, keywords, prompt, request.box_count))
+    return rows
+
+
+def allowed_mask(
+    ids: SpecialIds, vocab: int, box_counts: torch.Tensor, boxes_done: torch.Tensor, box_len: torch.Tensor
+) -> torch.Tensor:
+    """(B, V) True where a token may come next, given each row's box progress."""
+    mask = torch.ones((len(box_counts), vocab), dtype=torch.bool, device=box_counts.device)
+    mask[:, ids.all_special()] = False  # no prompt tokens inside a caption
+    last_box = boxes_done >= box_counts - 1  # (B,)
+    nonempty = box_len > 0
+    mask[:, ids.box] = ~last_box & nonempty
+    mask[:, ids.eos] = last_box & nonempty
+    return mask
+
+
+def pick_tokens(logits: torch.Tensor, settings: SamplingSettings, generator: torch.Generator) -> torch.Tensor:
+    """(B,) next tokens: temperature, then top-k, then top-p (nucleus) sampling."""
+    logits = logits / max(settings.temperature, 1e-5)  # (B, V)
+    if settings.top_k > 0:
+        kth = torch.topk(logits, min(settings.top_k, logits.size(-1))).values[:, -1:]  # (B, 1)
+        logits = logits.masked_fill(logits < kth, float("-inf"))
+    if 0 < settings.top_p < 1:
+        sorted_logits, order = torch.sort(logits, descending=True)
+        cumulative = torch.softmax(sorted_logits, dim=-1).cumsum(dim=-1)
+        drop = cumulative - torch.softmax(sorted_logits, dim=-1) > settings.top_p  # keep the first over p
+        logits = logits.scatter(1, order, sorted_logits.masked_fill(drop, float("-inf")))
+    probs = torch.softmax(logits, dim=-1)
+    return torch.multinomial(probs, 1, generator=generator).squeeze(1)
+
+
+def left_pad(prompts: list[list[int]], pad: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """(B, P) ids and attention mask, prompts aligned on the right so all rows continue together."""
+    width = max(len(p) for p in prompts)
+    ids = torch.full((len(prompts), width), pad, dtype=torch.long)
+    mask = torch.zeros((len(prompts), width), dtype=torch.long)
+    for i, p in enumerate(prompts):
+        ids[i, width - len(p) :] = torch.tensor(p)
+        mask[i, width - len(p) :] = 1
+    return ids.to(device), mask.to(device)
+
+
+@torch.no_grad()
+def sample_boxes(
+    model: CaptionModel, rows: list[Row], settings: SamplingSettings, generator: torch.Generator
+) -> list[list[str] | None]:
+    """Boxes per row, or None for a row that did not reach its end token in time."""
+    if not rows:
+        return []
+    gpt, ids, device = model.model.eval(), model.ids, model.device
+    input_ids, attention = left_pad([r.prompt for r in rows], ids.pad, device)  # (B, P)
+    positions = (attention.cumsum(-1) - 1).clamp(min=0)  # (B, P): pads do not shift positions
+    box_counts = torch.tensor([r.box_count for r in rows], device=device)  # (B,)
+    boxes_done = torch.zeros_like(box_counts)
+    box_len = torch.zeros_like(box_counts)
+    finished = torch.zeros(len(rows), dtype=torch.bool, device=device)
+    steps = min(settings.max_new_tokens, gpt.config.n_positions - input_ids.size(1))
+    out = gpt(input_ids=input_ids, attention_mask=attention, position_ids=positions, use_cache=True)
+    generated = []
+    for _ in range(steps):
+        logits = out.logits[:, -1, :].float()  # (B, V)
+        allowed = allowed_mask(ids, logits.size(-1), box_counts, boxes_done, box_len)
+        nxt = pick_tokens(logits.masked_fill(~allowed, float("-inf")), settings, generator)  # (B,)
+        nxt = torch.where(finished, torch.full_like(nxt, ids.pad), nxt)
+        generated.append(nxt)
+        is_box = nxt == ids.box
+        boxes_done += is_box.long()
+        box_len = torch.where(is_box, torch.zeros_like(box_len), box_len + 1)
+        finished |= nxt == ids.eos
+        if bool(finished.all()):
+            break
+        attention = torch.cat([attention, torch.ones_like(attention[:, :1])], dim=1)  # (B, P + t)
+        positions = positions[:, -1:] + 1  # (B, 1)
+        out = gpt(
+            input_ids=nxt[:, None],
+            attention_mask=attention,
+            position_ids=positions,
+            past_key_values=out.past_key_values,
+            use_cache=True,
+        )
+    tokens = torch.stack(generated, dim=1).tolist() if generated else [[] for _ in rows]  # (B, steps)
+    done = finished.tolist()
+    return [decode_boxes(model, seq) if ok else None for seq, ok in zip(tokens, done, strict=True)]
+
+
+def decode_boxes(model: CaptionModel, seq: list[int]) -> list[str]:
+    """Split a sampled sequence at box tokens, stop at the end token, decode and fold spaces."""
+    ids = model.ids
+    seq = seq[: seq.index(ids.eos)] if ids.eos in seq else seq
+    boxes: list[list[int]] = [[]]
+    for token in seq:
+        if token == ids.box:
+            boxes.append([])
+        else:
+            boxes[-1].append(token)
+    return [" ".join(str(model.tokenizer.decode(b, skip_special_tokens=True)).split()) for b in boxes]
+
+
+def write_captions(
+    model: CaptionModel,
+    requests: list[CaptionRequest],
+    settings: SamplingSettings,
+    rng_seed: int | None = None,
+) -> list[Caption]:
+    """n filtered captions per request (fewer if the filters keep rejecting), in request order.
+
+    Rejected captions are resampled in further rounds, up to ``settings.max_attempts`` rounds;
+    each round is one batched forward loop over every caption still missing.
+    """
+    seed = rng_seed if rng_seed is not None else int.from_bytes(os.urandom(4), "little")
+    rng = random.Random(seed)
+    generator = torch.Generator(device=model.device).manual_seed(seed)
+    checked = [check_request(r) for r in requests]
+    accepted: list[list[Caption]] = [[] for _ in checked]
+    sampling = settings.to_dict() | {"seed": seed}
+    for attempt in range(settings.max_attempts):
+        factor = settings.oversample if attempt == 0 else 2.0  # later rounds: what is left failed before
+        rows = [
+            row
+            for i, r in enumerate(checked)
+            if (missing := r.n - len(accepted[i])) > 0
+            for row in make_rows(model, i, r, max(1, round(missing * factor)), rng)
+        ]
+        if not rows:
+            break
+        for row, boxes in zip(rows, sample_boxes(model, rows, settings, generator), strict=True):
+            taken = accepted[row.request]
+            if boxes is None or len(taken) >= checked[row.request].n or any(c.boxes == boxes for c in taken):
+                continue
+            if model.filter.reason(boxes) is None:
+                taken.append(Caption(boxes, row.keywords, model.version, sampling, row.request))
+    return [c for group in accepted for c in group]

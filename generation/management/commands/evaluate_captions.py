@@ -1,0 +1,54 @@
+"""python manage.py evaluate_captions --data DIR --json [--model PATH]"""
+
+from __future__ import annotations
+
+import json
+from argparse import ArgumentParser
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+
+class Command(BaseCommand):
+    help = "Score the caption model on DIR/memes/<Template-Slug>.json (ImgFlip575K layout)."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--data", required=True, help="held-out split in ImgFlip575K layout")
+        parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
+        parser.add_argument("--json", action="store_true", help="print one JSON object and nothing else")
+        parser.add_argument("--samples", type=int, default=1000)
+        parser.add_argument("--keyword-prompts", type=int, default=500)
+        parser.add_argument("--max-captions", type=int, default=0, help="0 = every held-out caption")
+        parser.add_argument("--seed", type=int, default=1234)
+        parser.add_argument("--device", default="cpu")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        import torch
+
+        from generation.captions.errors import CaptionError
+        from generation.captions.evaluate import EvalSettings, evaluate
+        from generation.captions.model import load_caption_model
+
+        torch.manual_seed(opts["seed"])
+        model_dir = Path(opts["model"] or settings.CAPTION_MODEL_DIR)
+        try:
+            model = load_caption_model(model_dir, opts["device"])
+        except CaptionError as error:
+            raise CommandError(str(error)) from None
+        ev = EvalSettings(
+            samples=opts["samples"],
+            keyword_prompts=opts["keyword_prompts"],
+            seed=opts["seed"],
+            max_captions=opts["max_captions"],
+        )
+        try:
+            metrics = evaluate(model, Path(opts["data"]), ev)
+        except (FileNotFoundError, ValueError) as error:
+            raise CommandError(str(error)) from None
+        if opts["json"]:
+            self.stdout.write(json.dumps(metrics))
+        else:
+            for key, value in metrics.items():
+                self.stdout.write(f"{key:>24}: {value}")

@@ -1,0 +1,25 @@
+"""python manage.py prepare_captions --data <imgflip575k> --out runs/data"""
+
+from __future__ import annotations
+
+import json
+from argparse import ArgumentParser
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Clean ImgFlip575K captions and write train/ and val/ splits (ImgFlip575K layout)."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("--data", required=True, help="directory holding memes/<Template-Slug>.json")
+        parser.add_argument("--out", default="runs/data")
+        parser.add_argument("--val-share", type=float, default=0.02)
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        from generation.captions.data import prepare
+
+        report = prepare(Path(opts["data"]), Path(opts["out"]), opts["val_share"])
+        self.stdout.write(json.dumps(report, indent=2))
