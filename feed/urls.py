@@ -1,7 +1,13 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from feed import views
 
 urlpatterns = [
     path("", views.feed_page, name="feed"),
+    path("favourites/", views.favourites_page, name="favourites"),
+    path("m/<int:meme_id>/", views.meme_page, name="meme"),
+    path("accounts/signup/", views.signup_page, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
 ]
