@@ -35,7 +35,7 @@ from typing import Any, Literal, cast
 
 from django.core import signing
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, QuerySet, Subquery, Value
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -102,12 +102,12 @@ def forget_sessions(older_than: timedelta = SESSION_LIFETIME, now: datetime | No
     return deleted
 
 
-def encode_cursor(state: FeedState, reader_id: int) -> str:
+def encode_cursor(state: FeedState, reader_id: int | None) -> str:
     fields = [state.session, state.position, state.end, SORTS.index(state.sort), state.template_id, reader_id]
     return signing.dumps(fields, salt=CURSOR_SALT)
 
 
-def decode_cursor(cursor: str, reader_id: int) -> FeedState:
+def decode_cursor(cursor: str, reader_id: int | None) -> FeedState:
     # Cursors must not outlive their session's rows (forget_sessions).
     max_age = SESSION_LIFETIME - timedelta(hours=1)
     try:
@@ -133,20 +133,32 @@ def with_reader_state(queryset: QuerySet[Any], reader: Any, meme: str = "pk") ->
     """Annotate my_reaction (1, -1, 0) and favourited from the reader's rows, in
     the same query: one indexed lookup per meme, never one query per item."""
     if not reader.is_authenticated:
-        return queryset.annotate(my_reaction=Value(0), favourited=Value(False))
+        return cast(QuerySet[Any], queryset.annotate(my_reaction=Value(0), favourited=Value(False)))
     mine = Reaction.objects.filter(user=reader, meme=OuterRef(meme)).values("value")[:1]
-    return queryset.annotate(
+    annotated = queryset.annotate(
         my_reaction=Coalesce(Subquery(mine), 0),
         favourited=Exists(Favourite.objects.filter(user=reader, meme=OuterRef(meme))),
     )
+    return cast(QuerySet[Any], annotated)
 
 
-def item_fields(prefix: str = "") -> dict[str, F]:
-    """The meme columns a feed item is built from, named without the join prefix."""
-    names = ("texts", "image", "width", "height", "likes", "dislikes", "favourites", "created_at")
-    fields = {name: F(prefix + name) for name in names}
-    fields |= {"template_slug": F(prefix + "template__slug"), "template_name": F(prefix + "template__name")}
-    return fields
+MEME_COLUMNS = ("texts", "image", "width", "height", "likes", "dislikes", "favourites", "created_at")
+
+
+def item_values(queryset: QuerySet[Any], via: str = "", *extra: str, **named: Any) -> QuerySet[Any]:
+    """The columns a feed item is built from (see feed.api.feed_item), read
+    through the relation ``via`` ("meme__" from a FeedPosition) or from Meme."""
+    fields: dict[str, Any] = {
+        "template_slug": F(f"{via}template__slug"),
+        "template_name": F(f"{via}template__name"),
+        **named,
+    }
+    if via:
+        fields |= {"id": F(f"{via}id")} | {column: F(via + column) for column in MEME_COLUMNS}
+        return cast(QuerySet[Any], queryset.values("my_reaction", "favourited", *extra, **fields))
+    return cast(
+        QuerySet[Any], queryset.values("id", "my_reaction", "favourited", *MEME_COLUMNS, *extra, **fields)
+    )
 
 
 # --- pages -------------------------------------------------------------------
@@ -173,9 +185,7 @@ def _read(reader: Any, state: FeedState, limit: int) -> list[dict[str, Any]]:
     positions = FeedPosition.objects.filter(
         session=state.session, position__gt=state.position, meme__status=Meme.Status.READY
     ).order_by("position")
-    rows = with_reader_state(positions, reader, meme="meme_id").values(
-        "position", "my_reaction", "favourited", id=F("meme_id"), **item_fields("meme__")
-    )
+    rows = item_values(with_reader_state(positions, reader, meme="meme_id"), "meme__", "position")
     return list(rows[:limit])
 
 
@@ -184,7 +194,7 @@ def extend(state: FeedState) -> int:
     sql, params = _extension_sql(state)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return max(cursor.rowcount, 0)
+        return max(int(cursor.rowcount), 0)
 
 
 def _candidates(state: FeedState) -> QuerySet[Meme]:
@@ -262,3 +272,55 @@ def template_id_for(slug: str) -> int | None:
         _templates.update(cast(dict[str, int], dict(Template.objects.active().values_list("slug", "pk"))))
         _templates_loaded_at = time.monotonic()
     return _templates.get(slug)
+
+
+# --- favourites: newest first, keyset on (favourited at, favourite id) ------------
+
+FAVOURITES_SALT = "feed.ranking.favourites"
+
+
+@dataclass(frozen=True)
+class FavouritesPage:
+    rows: list[dict[str, Any]]
+    after: tuple[datetime, int] | None  # where the next page starts; None at the end
+
+
+def encode_favourites_cursor(after: tuple[datetime, int], reader_id: int | None) -> str:
+    return signing.dumps([after[0].isoformat(), after[1], reader_id], salt=FAVOURITES_SALT)
+
+
+def decode_favourites_cursor(cursor: str, reader_id: int | None) -> tuple[datetime, int]:
+    try:
+        at, favourite_id, owner = signing.loads(cursor, salt=FAVOURITES_SALT)
+        after = (datetime.fromisoformat(at), int(favourite_id))
+    except (signing.BadSignature, TypeError, ValueError):
+        raise BadCursor("This cursor is not valid.") from None
+    if owner != reader_id:
+        raise BadCursor("This cursor is not valid.")
+    return after
+
+
+def favourites_page(reader: Any, after: tuple[datetime, int] | None, size: int) -> FavouritesPage:
+    """The reader's own favourites, most recently favourited first."""
+    mine = Q(favourited_by__user=reader)
+    if after is not None:
+        at, favourite_id = after
+        # Row-value (created_at, id) < (at, id), spelled so the index on
+        # (user, -created_at, -id) bounds the scan.
+        mine &= Q(favourited_by__created_at__lte=at) & (
+            Q(favourited_by__created_at__lt=at) | Q(favourited_by__id__lt=favourite_id)
+        )
+    memes = (
+        Meme.objects.visible()
+        .filter(mine)  # one filter() call: every condition is on the same favourite row
+        .order_by("-favourited_by__created_at", "-favourited_by__id")
+    )
+    named = {"favourited_at": F("favourited_by__created_at"), "favourite_id": F("favourited_by__id")}
+    rows = list(item_values(with_reader_state(memes, reader), "", **named)[: size + 1])
+    last = rows[size - 1] if len(rows) > size else None
+    return FavouritesPage(rows[:size], (last["favourited_at"], last["favourite_id"]) if last else None)
+
+
+def meme_row(reader: Any, meme_id: int) -> dict[str, Any] | None:
+    """One ready meme as a feed item's columns, with the reader's own state."""
+    return item_values(with_reader_state(Meme.objects.visible().filter(pk=meme_id), reader)).first()

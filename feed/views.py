@@ -1,18 +1,20 @@
-"""Pages: the feed, favourites, a meme's permalink, sign-up. Each page is a
-shell the API fills (static/js/feed.js); the permalink is rendered whole so
-share previews (OpenGraph) and readers without script see the meme."""
+"""Pages: the feed, favourites, a meme's permalink, sign-up. The feed and
+favourites are shells that static/js/feed.js fills from the API; the permalink
+is rendered whole so share previews (OpenGraph) and readers without script
+see the meme."""
 
 from __future__ import annotations
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from feed.api import feed_item
 from feed.forms import SignUpForm
-from feed.models import Meme, Template, UserSettings
-from feed.ranking import SORTS
+from feed.models import Report, Template, UserSettings
+from feed.ranking import SORTS, meme_row
 
 
 @login_required
@@ -23,18 +25,22 @@ def feed_page(request: HttpRequest) -> HttpResponse:
         "templates": Template.objects.active().only("slug", "name"),
         "preferred": preferences.preferred_template.slug if preferences.preferred_template else "",
         "show_howto": preferences.show_howto_once(),
+        "report_reasons": Report.Reason.choices,
     }
     return render(request, "feed/feed.html", context)
 
 
 @login_required
 def favourites_page(request: HttpRequest) -> HttpResponse:
-    return render(request, "feed/favourites.html")
+    return render(request, "feed/favourites.html", {"report_reasons": Report.Reason.choices})
 
 
 def meme_page(request: HttpRequest, meme_id: int) -> HttpResponse:
-    meme = get_object_or_404(Meme.objects.visible().select_related("template"), pk=meme_id)
-    return render(request, "feed/meme.html", {"meme": meme})
+    row = meme_row(request.user, meme_id)
+    if row is None:
+        raise Http404("There is no such meme.")
+    item = feed_item(row, f"{request.scheme}://{request.get_host()}")
+    return render(request, "feed/meme.html", {"item": item, "report_reasons": Report.Reason.choices})
 
 
 @require_http_methods(["GET", "POST"])

@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI served from our own static files (CSP: self)
     "axes",
     "feed",
     "generation",
@@ -240,6 +241,9 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "AI-written memes: feed, reactions, favourites and meme requests.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # Celery. The default broker is kombu's SQLAlchemy transport on a SQLite file:

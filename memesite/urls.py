@@ -13,6 +13,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/insights/", InsightsView.as_view(), name="api-insights"),
     path("make/", make_page, name="make"),
     path("insights/", insights_page, name="insights"),
+    path("api/", include("feed.api_urls")),
     path("", include("feed.urls")),
 ]
 if settings.DEBUG:

@@ -1,0 +1,317 @@
+"""The feed's API: thin views over feed.models and feed.ranking.
+
+Feed items are plain dicts built by ``feed_item`` from one values() query per
+page (my_reaction and favourited annotated in that query); inputs go through
+the serializers in feed.serializers, whose messages become 400 responses."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib.auth import authenticate
+from django.core.files.storage import default_storage
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from feed import models, ranking
+from feed.models import Meme, Template, UserSettings
+from feed.serializers import (
+    FavouritesPageSerializer,
+    FeedItemSerializer,
+    FeedPageSerializer,
+    FeedQuerySerializer,
+    HiddenSerializer,
+    PageQuerySerializer,
+    ReactionInputSerializer,
+    ReportInputSerializer,
+    SettingsSerializer,
+    TemplateSerializer,
+    TokenInputSerializer,
+    TokenSerializer,
+)
+from feed.supply import reader_is_running_low
+
+# --- building items ---------------------------------------------------------------
+
+
+def site_origin(request: Request) -> str:
+    return f"{request.scheme}://{request.get_host()}"
+
+
+def absolute(origin: str, url: str) -> str:
+    return origin + url if url.startswith("/") else url
+
+
+def feed_item(row: dict[str, Any], origin: str) -> dict[str, Any]:
+    """One meme as the API shows it, from the columns ranking.item_values reads."""
+    texts = row["texts"]
+    caption = " / ".join(text for text in texts if text)
+    return {
+        "id": row["id"],
+        "url": f"{origin}/m/{row['id']}/",
+        "image": absolute(origin, default_storage.url(row["image"])) if row["image"] else None,
+        "width": row["width"],
+        "height": row["height"],
+        "alt": caption or f"{row['template_name']} meme without text",
+        "texts": texts,
+        "template": {"slug": row["template_slug"], "name": row["template_name"]},
+        "ai_generated": True,
+        "likes": row["likes"],
+        "dislikes": row["dislikes"],
+        "favourites": row["favourites"],
+        "my_reaction": row["my_reaction"],
+        "favourited": bool(row["favourited"]),
+        "created_at": row["created_at"],
+    }
+
+
+def next_link(request: Request, cursor: str, **params: Any) -> str:
+    query = urlencode({**params, "cursor": cursor})
+    return request.build_absolute_uri(f"{request.path}?{query}")
+
+
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
+
+
+def meme_response(request: Request, meme_id: int, code: int = status.HTTP_200_OK) -> Response:
+    row = ranking.meme_row(request.user, meme_id)
+    if row is None:
+        raise NotFound("There is no such meme in the feed.")
+    return Response(feed_item(row, site_origin(request)), status=code)
+
+
+def in_feed(change: Callable[[], Any]) -> Any:
+    """Run a change to a meme; a meme outside the feed is a 404."""
+    try:
+        return change()
+    except Meme.DoesNotExist:
+        raise NotFound("There is no such meme in the feed.") from None
+
+
+# --- the feed -------------------------------------------------------------------
+
+
+class FeedView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[FeedQuerySerializer],
+        responses=FeedPageSerializer,
+        operation_id="feed",
+        description="The reader's endless feed. Follow `next`: pages never repeat a meme or skip one, "
+        "even while reactions move scores. A cursor fixes the sort and template it started with.",
+    )
+    def get(self, request: Request) -> Response:
+        query = validated(FeedQuerySerializer, request.query_params)
+        state = self.state_for(request, query)
+        page = ranking.next_page(request.user, state, query["page_size"])
+        if page.running_low:
+            template = Template.objects.filter(pk=state.template_id).first() if state.template_id else None
+            reader_is_running_low(request.user, template)
+        origin = site_origin(request)
+        cursor = ranking.encode_cursor(page.state, request.user.pk)
+        return Response(
+            {
+                "next": next_link(request, cursor, page_size=query["page_size"]),
+                "results": [feed_item(row, origin) for row in page.rows],
+            }
+        )
+
+    @staticmethod
+    def state_for(request: Request, query: dict[str, Any]) -> ranking.FeedState:
+        if "cursor" not in query:
+            return ranking.start_session(query.get("sort", "hot"), query.get("template"))
+        try:
+            state = ranking.decode_cursor(query["cursor"], request.user.pk)
+        except ranking.BadCursor as error:
+            raise ValidationError({"cursor": [str(error)]}) from None
+        if query.get("sort", state.sort) != state.sort or query.get("template", state.template_id) not in (
+            state.template_id,
+            None,
+        ):
+            raise ValidationError({"cursor": ["This cursor belongs to another sort or template."]})
+        return state
+
+
+# --- one meme -------------------------------------------------------------------
+
+
+class MemeView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=FeedItemSerializer, operation_id="meme")
+    def get(self, request: Request, meme_id: int) -> Response:
+        return meme_response(request, meme_id)
+
+
+class ReactionView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "reactions"
+
+    @extend_schema(
+        request=ReactionInputSerializer,
+        responses=FeedItemSerializer,
+        operation_id="react",
+        description="Like (1) or dislike (-1); switching moves both counts. Returns the meme's fresh counts.",
+    )
+    def put(self, request: Request, meme_id: int) -> Response:
+        value = validated(ReactionInputSerializer, request.data)["value"]
+        in_feed(lambda: models.set_reaction(meme_id, request.user, value))
+        return meme_response(request, meme_id)
+
+    @extend_schema(responses=FeedItemSerializer, operation_id="unreact")
+    def delete(self, request: Request, meme_id: int) -> Response:
+        in_feed(lambda: models.clear_reaction(meme_id, request.user))
+        return meme_response(request, meme_id)
+
+
+class FavouriteView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "reactions"
+
+    @extend_schema(request=None, responses=FeedItemSerializer, operation_id="favourite")
+    def put(self, request: Request, meme_id: int) -> Response:
+        in_feed(lambda: models.set_favourite(meme_id, request.user, True))
+        return meme_response(request, meme_id)
+
+    @extend_schema(responses=FeedItemSerializer, operation_id="unfavourite")
+    def delete(self, request: Request, meme_id: int) -> Response:
+        in_feed(lambda: models.set_favourite(meme_id, request.user, False))
+        return meme_response(request, meme_id)
+
+
+class ReportView(APIView):
+    permission_classes = [IsAuthenticated]
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "reactions"
+
+    @extend_schema(
+        request=ReportInputSerializer,
+        responses={201: ReportInputSerializer, 200: ReportInputSerializer},
+        operation_id="report",
+        description="Flag a meme for the moderators; a second report by the same reader is not counted.",
+    )
+    def post(self, request: Request, meme_id: int) -> Response:
+        data = validated(ReportInputSerializer, request.data)
+        created = in_feed(lambda: models.report(meme_id, request.user, data["reason"], data["note"]))
+        return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+class HiddenView(APIView):
+    """Curation: staff take a meme out of every feed and put it back."""
+
+    permission_classes = [IsAdminUser]
+
+    @extend_schema(request=None, responses=HiddenSerializer, operation_id="hide_meme")
+    def put(self, request: Request, meme_id: int) -> Response:
+        return self.change(meme_id, hide=True)
+
+    @extend_schema(responses=HiddenSerializer, operation_id="unhide_meme")
+    def delete(self, request: Request, meme_id: int) -> Response:
+        return self.change(meme_id, hide=False)
+
+    @staticmethod
+    def change(meme_id: int, hide: bool) -> Response:
+        meme = Meme.objects.filter(pk=meme_id).first()
+        if meme is None:
+            raise NotFound("There is no such meme.")
+        meme.hide() if hide else meme.unhide()
+        meme.refresh_from_db(fields=["status"])
+        return Response({"id": meme.pk, "status": meme.status})
+
+
+# --- the reader's own things -------------------------------------------------------
+
+
+class FavouritesView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        parameters=[PageQuerySerializer], responses=FavouritesPageSerializer, operation_id="favourites"
+    )
+    def get(self, request: Request) -> Response:
+        query = validated(PageQuerySerializer, request.query_params)
+        after = None
+        if "cursor" in query:
+            try:
+                after = ranking.decode_favourites_cursor(query["cursor"], request.user.pk)
+            except ranking.BadCursor as error:
+                raise ValidationError({"cursor": [str(error)]}) from None
+        page = ranking.favourites_page(request.user, after, query["page_size"])
+        origin = site_origin(request)
+        following = None
+        if page.after is not None:
+            cursor = ranking.encode_favourites_cursor(page.after, request.user.pk)
+            following = next_link(request, cursor, page_size=query["page_size"])
+        return Response({"next": following, "results": [feed_item(row, origin) for row in page.rows]})
+
+
+class TemplatesView(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=TemplateSerializer(many=True), operation_id="templates")
+    def get(self, request: Request) -> Response:
+        origin = site_origin(request)
+        templates = Template.objects.active()
+        return Response(
+            [
+                {
+                    "slug": template.slug,
+                    "name": template.name,
+                    "image": absolute(origin, template.image.url),
+                    "box_count": template.box_count,
+                }
+                for template in templates.only("slug", "name", "image", "boxes")
+            ]
+        )
+
+
+class MySettingsView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=SettingsSerializer, operation_id="my_settings")
+    def get(self, request: Request) -> Response:
+        return Response(SettingsSerializer(UserSettings.for_user(request.user)).data)
+
+    @extend_schema(
+        request=SettingsSerializer, responses=SettingsSerializer, operation_id="update_my_settings"
+    )
+    def patch(self, request: Request) -> Response:
+        serializer = SettingsSerializer(UserSettings.for_user(request.user), data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        serializer.save()
+        return Response(serializer.data)
+
+
+class TokenView(APIView):
+    """A token for API clients. Goes through django-axes like the sign-in page,
+    so repeated failures lock the account and address out."""
+
+    permission_classes = [AllowAny]
+    authentication_classes: list[Any] = []
+
+    @extend_schema(request=TokenInputSerializer, responses=TokenSerializer, operation_id="token")
+    def post(self, request: Request) -> Response:
+        credentials = validated(TokenInputSerializer, request.data)
+        # axes needs Django's own request: it marks it, and its middleware answers a lockout.
+        user = authenticate(
+            request._request, username=credentials["username"], password=credentials["password"]
+        )
+        if user is None or not user.is_active:
+            raise ValidationError({"detail": ["Unable to sign in with that username and password."]})
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
