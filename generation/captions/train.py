@@ -215,6 +215,10 @@ def run_loop(
     log: Callable[[str], None],
 ) -> None:
     stream = epoch_stream(corpus, ids, cfg, state["epoch"])
+    if batches_per_epoch(stream, cfg) == 0:
+        raise ValueError(
+            f"{len(stream[0])} training tokens do not fill one batch of {cfg.batch_size} x {cfg.block_size}"
+        )
     started = time.time() - state["seconds"]
     last_eval = last_ckpt = time.time()
     smooth = None
