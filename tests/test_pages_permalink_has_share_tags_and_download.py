@@ -1,0 +1,37 @@
+"""A meme's page carries OpenGraph tags (absolute image URL, size, alt text)
+so a shared link shows the meme, and a download link for the image."""
+
+from __future__ import annotations
+
+import re
+
+from django.contrib.auth.models import User
+from django.test import Client
+
+from feed.models import Template
+from tests.feed_data import pictured_meme
+
+
+def meta(page: str, name: str) -> str:
+    found = re.search(rf'<meta (?:property|name)="{re.escape(name)}" content="([^"]*)"', page)
+    assert found, name
+    return found.group(1)
+
+
+def test_open_graph_tags_describe_the_meme(client: Client, template: Template) -> None:
+    meme = pictured_meme(template, ["top", "bottom"], "teal", (640, 480))
+    page = client.get(f"/m/{meme.pk}/").content.decode()
+    assert meta(page, "og:title") == "top / bottom"
+    assert meta(page, "og:image") == f"http://testserver{meme.image.url}"
+    assert (meta(page, "og:image:width"), meta(page, "og:image:height")) == ("640", "480")
+    assert meta(page, "og:url") == f"http://testserver/m/{meme.pk}/"
+    assert meta(page, "twitter:card") == "summary_large_image"
+    assert "AI-made" in meta(page, "og:description")
+
+
+def test_the_image_can_be_downloaded(client: Client, alice: User, template: Template) -> None:
+    meme = pictured_meme(template, ["top", "bottom"], "teal")
+    client.force_login(alice)
+    page = client.get(f"/m/{meme.pk}/").content.decode()
+    assert f'href="http://testserver{meme.image.url}" download="memesite-{meme.pk}"' in page
+    assert 'data-action="like"' in page
