@@ -104,6 +104,7 @@ class Rendered:
     dropped_chars: int = 0  # characters no shipped face can draw (emoji), left out
     grown_boxes: int = 0  # boxes grown past their template rectangle to reach the floor size
     lines: tuple[tuple[str, ...], ...] = ()  # the lines drawn, per box
+    mark_box: Rect | None = None  # where the AI-generated mark is, in pixels
 
 
 @dataclass(frozen=True)
@@ -441,13 +442,13 @@ def mark_corner(
     return preferred
 
 
-def draw_mark(image: Image.Image, position: str, text: str, avoid: Sequence[Rect] = ()) -> None:
+def draw_mark(image: Image.Image, position: str, text: str, avoid: Sequence[Rect] = ()) -> Rect | None:
     """A small "AI-generated" label on a translucent dark pill in a corner,
     moved to another corner when it would cover text in ``avoid``."""
     if position not in MARK_POSITIONS:
         raise ValueError(f"mark_position must be one of {', '.join(MARK_POSITIONS)}, not {position!r}")
     if not text:
-        return
+        return None
     size = max(MIN_SIZE + 4, round(image.width * MARK_SIZE_FRACTION))
     face = font_at(MARK_FONT, size)
     text_left, text_top, text_right, text_bottom = face.getbbox(text, anchor="ls")
@@ -458,6 +459,7 @@ def draw_mark(image: Image.Image, position: str, text: str, avoid: Sequence[Rect
     draw.rounded_rectangle((x, y, x + pill[0], y + pill[1]), radius=pill[1] // 2, fill=(0, 0, 0, 120))
     origin = (x + pad_x - text_left, y + pad_y - text_top)
     draw.text(origin, text, fill=(255, 255, 255, 235), font=face, anchor="ls")
+    return x, y, pill[0], pill[1]
 
 
 def mark_position_for(boxes: Sequence[TextBox]) -> MarkPosition:
@@ -578,7 +580,7 @@ def render_meme(
     laid = layout_boxes(output_size(template_image.size, width), boxes, texts)
     image = resized_template(template_image, width)
     drawn = [(item, draw_box(image, item.box, item.rect, item.fit)) for item in laid if item.fit]
-    draw_mark(image, mark_position, mark_text, avoid=[ink for _, (_, ink) in drawn])
+    mark_box = draw_mark(image, mark_position, mark_text, avoid=[ink for _, (_, ink) in drawn])
     return Rendered(
         image=image,
         font_sizes=[item.fit.size if item.fit else 0 for item in laid],
@@ -587,6 +589,7 @@ def render_meme(
         dropped_chars=sum(item.dropped for item in laid),
         grown_boxes=sum(item.grown for item in laid),
         lines=tuple(item.fit.lines if item.fit else () for item in laid),
+        mark_box=mark_box,
     )
 
 
