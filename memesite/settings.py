@@ -260,9 +260,12 @@ CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers an unacknowledged message after this many seconds; it must
 # exceed the longest task (a batch of captions on a CPU takes seconds).
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=30)
-}
+# (The SQLAlchemy transport hands its options to create_engine, so only Redis gets it.)
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, Any] = {}
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600, minimum=30)
+    }
 
 CELERY_TASK_ROUTES = {
     "generation.tasks.write_captions": {"queue": "model"},

@@ -55,7 +55,7 @@ def test_random_is_the_default_template(
     ("body", "message"),
     [
         ({"keywords": ["a", "b", "c", "d"]}, "at most 3"),
-        ({"keywords": ["x" * 31]}, "long"),
+        ({"keywords": ["x" * 31]}, "over 30 characters"),
         ({"keywords": [""]}, "empty"),
         ({"keywords": [{"nested": "object"}]}, "Not a valid string"),
         ({"keywords": "just a string"}, "list"),

@@ -113,7 +113,9 @@ def test_the_default_broker_recovers_from_a_killed_worker(start_worker: Any, tmp
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
 def test_redis_recovers_from_a_killed_worker(start_worker: Any) -> None:
-    redis_url = os.environ.get("MEMESITE_TEST_REDIS_URL")
-    if not redis_url:
+    broker = os.environ.get("CELERY_BROKER_URL", "")
+    if not broker.startswith("redis://"):
         pytest.skip("needs the Redis server that `python -m tests.servers` starts")
-    crash_and_recover(f"{redis_url}/5", start_worker)
+    # Celery reads CELERY_BROKER_URL from the environment before any argument,
+    # so the sender and the workers use that one.
+    crash_and_recover(broker, start_worker)
