@@ -47,6 +47,7 @@ def build_model(cfg: CaptionConfig, tokenizer: PreTrainedTokenizerBase) -> GPT2L
         eos_token_id=ids.eos,
         pad_token_id=ids.pad,
         tie_word_embeddings=cfg.tie_word_embeddings,
+        activation_function="gelu_pytorch_tanh",  # GPT-2's tanh GELU as one fused op
     )
     config.caption_config = asdict(cfg)
     return GPT2LMHeadModel(config)
@@ -132,7 +133,10 @@ def load_caption_model(path: Path, device: str = "auto") -> CaptionModel:
     dev, dtype = pick_device(device)
     try:
         tokenizer = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
-        model = GPT2LMHeadModel.from_pretrained(str(path), local_files_only=True, dtype=dtype)
+        config = GPT2Config.from_pretrained(str(path), local_files_only=True)
+        if config.activation_function == "gelu_new":  # same tanh GELU, fused: ~10% faster sampling on CPU
+            config.activation_function = "gelu_pytorch_tanh"
+        model = GPT2LMHeadModel.from_pretrained(str(path), config=config, local_files_only=True, dtype=dtype)
     except Exception as exc:  # corrupt or partial files: say which directory and how to fix it
         raise CaptionModelMissing(
             f"Caption model at {path} could not be loaded ({exc}). {HOW_TO_FIX}"

@@ -90,17 +90,19 @@ def make_rows(
     return rows
 
 
-def allowed_mask(
-    ids: SpecialIds, vocab: int, box_counts: torch.Tensor, boxes_done: torch.Tensor, box_len: torch.Tensor
-) -> torch.Tensor:
-    """(B, V) True where a token may come next, given each row's box progress."""
-    mask = torch.ones((len(box_counts), vocab), dtype=torch.bool, device=box_counts.device)
-    mask[:, ids.all_special()] = False  # no prompt tokens inside a caption
-    last_box = boxes_done >= box_counts - 1  # (B,)
-    nonempty = box_len > 0
-    mask[:, ids.box] = ~last_box & nonempty
-    mask[:, ids.eos] = last_box & nonempty
-    return mask
+def constrain(logits: torch.Tensor, ids: SpecialIds, live: Progress) -> torch.Tensor:
+    """(b, V) logits with impossible next tokens at -inf, given each row's box progress.
+
+    No prompt token may appear inside a caption; the box token only while boxes remain and the
+    end token only in the last box, neither right after a box starts (no empty boxes).
+    """
+    box, eos = logits[:, ids.box].clone(), logits[:, ids.eos].clone()  # (b,)
+    logits[:, ids.all_special()] = float("-inf")
+    last_box = live.boxes_done >= live.box_counts - 1  # (b,)
+    nonempty = live.box_len > 0
+    logits[:, ids.box] = torch.where(~last_box & nonempty, box, float("-inf"))
+    logits[:, ids.eos] = torch.where(last_box & nonempty, eos, float("-inf"))
+    return logits
 
 
 def pick_tokens(logits: torch.Tensor, settings: SamplingSettings, generator: torch.Generator) -> torch.Tensor:
@@ -138,33 +140,36 @@ def left_pad(prompts: list[list[int]], pad: int, device: torch.device) -> tuple[
 def sample_boxes(
     model: CaptionModel, rows: list[Row], settings: SamplingSettings, generator: torch.Generator
 ) -> list[list[str] | None]:
-    """Boxes per row, or None for a row that did not reach its end token in time."""
+    """Boxes per row, or None for a row that did not reach its end token in time.
+
+    Rows that finish leave the batch (and the KV cache) at once, so the loop's cost follows the
+    captions' mean length rather than the longest one's.
+    """
     if not rows:
         return []
     gpt, ids, device = model.model.eval(), model.ids, model.device
     input_ids, attention = left_pad([r.prompt for r in rows], ids.pad, device)  # (B, P)
     positions = (attention.cumsum(-1) - 1).clamp(min=0)  # (B, P): pads do not shift positions
-    box_counts = torch.tensor([r.box_count for r in rows], device=device)  # (B,)
-    boxes_done = torch.zeros_like(box_counts)
-    box_len = torch.zeros_like(box_counts)
-    finished = torch.zeros(len(rows), dtype=torch.bool, device=device)
+    live = Progress(torch.tensor([r.box_count for r in rows], device=device))
     steps = min(settings.max_new_tokens, gpt.config.n_positions - input_ids.size(1))
+    tokens = torch.full((len(rows), max(steps, 0)), ids.pad, dtype=torch.long, device=device)  # (B, steps)
+    finished = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,)
     out = gpt(input_ids=input_ids, attention_mask=attention, position_ids=positions, use_cache=True)
-    generated = []
-    for _ in range(steps):
-        logits = out.logits[:, -1, :].float()  # (B, V)
-        allowed = allowed_mask(ids, logits.size(-1), box_counts, boxes_done, box_len)
-        nxt = pick_tokens(logits.masked_fill(~allowed, float("-inf")), settings, generator)  # (B,)
-        nxt = torch.where(finished, torch.full_like(nxt, ids.pad), nxt)
-        generated.append(nxt)
-        is_box = nxt == ids.box
-        boxes_done += is_box.long()
-        box_len = torch.where(is_box, torch.zeros_like(box_len), box_len + 1)
-        finished |= nxt == ids.eos
-        if bool(finished.all()):
+    for t in range(steps):
+        logits = constrain(out.logits[:, -1, :].float(), ids, live)  # (b, V) for the b rows still running
+        nxt = pick_tokens(logits, settings, generator)  # (b,)
+        tokens[live.rows, t] = nxt
+        done = live.advance(nxt, ids)  # (b,)
+        finished[live.rows[done]] = True
+        if bool(done.all()):
             break
-        attention = torch.cat([attention, torch.ones_like(attention[:, :1])], dim=1)  # (B, P + t)
-        positions = positions[:, -1:] + 1  # (B, 1)
+        if bool(done.any()):
+            keep = (~done).nonzero().squeeze(1)  # (b',)
+            live.select(keep)
+            out.past_key_values.batch_select_indices(keep)
+            nxt, attention, positions = nxt[keep], attention[keep], positions[keep]
+        attention = torch.cat([attention, torch.ones_like(attention[:, :1])], dim=1)  # (b, P + t + 1)
+        positions = positions[:, -1:] + 1  # (b, 1)
         out = gpt(
             input_ids=nxt[:, None],
             attention_mask=attention,
@@ -172,9 +177,31 @@ def sample_boxes(
             past_key_values=out.past_key_values,
             use_cache=True,
         )
-    tokens = torch.stack(generated, dim=1).tolist() if generated else [[] for _ in rows]  # (B, steps)
-    done = finished.tolist()
-    return [decode_boxes(model, seq) if ok else None for seq, ok in zip(tokens, done, strict=True)]
+    return [
+        decode_boxes(model, seq) if ok else None
+        for seq, ok in zip(tokens.tolist(), finished.tolist(), strict=True)
+    ]
+
+
+class Progress:
+    """Box progress of the rows still being sampled, and which original rows they are."""
+
+    def __init__(self, box_counts: torch.Tensor) -> None:
+        self.rows = torch.arange(len(box_counts), device=box_counts.device)  # (b,) original row index
+        self.box_counts = box_counts  # (b,)
+        self.boxes_done = torch.zeros_like(box_counts)  # (b,) box tokens emitted
+        self.box_len = torch.zeros_like(box_counts)  # (b,) tokens in the current box
+
+    def advance(self, nxt: torch.Tensor, ids: SpecialIds) -> torch.Tensor:
+        """Count the new tokens into boxes; returns which rows just ended."""
+        is_box = nxt == ids.box
+        self.boxes_done += is_box.long()
+        self.box_len = torch.where(is_box, torch.zeros_like(self.box_len), self.box_len + 1)
+        return nxt == ids.eos
+
+    def select(self, keep: torch.Tensor) -> None:
+        self.rows, self.box_counts = self.rows[keep], self.box_counts[keep]
+        self.boxes_done, self.box_len = self.boxes_done[keep], self.box_len[keep]
 
 
 def decode_boxes(model: CaptionModel, seq: list[int]) -> list[str]:
