@@ -11,10 +11,13 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.files.base import ContentFile
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from feed.importer import CaptionedMemeError, template_from_captioned_meme
 from feed.models import Favourite, GenerationJob, Meme, Reaction, Template, UserSettings
 from generation.images import ImageRejected, encode_image, load_image
 from generation.layout import LayoutError, boxes_to_json, parse_boxes
@@ -73,9 +76,16 @@ class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
         return ContentFile(encoded, name=f"{digest[:16]}.jpg")
 
 
+class CaptionedMemeForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    slug = forms.SlugField(max_length=80, required=False, help_text="made from the name when empty")
+    image = forms.FileField(help_text="a meme with its caption on it: JPEG, PNG, WebP, GIF or BMP")
+
+
 @admin.register(Template)
 class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = TemplateForm
+    change_list_template = "admin/feed/template/change_list.html"
     list_display = ("thumbnail", "name", "slug", "box_count", "model_key", "is_active", "meme_count")
     list_display_links = ("thumbnail", "name")
     list_filter = ("is_active",)
@@ -130,6 +140,36 @@ class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             template.name,
             outlines,
         )
+
+    def get_urls(self) -> list[URLPattern]:
+        from_meme = path(
+            "from-meme/", self.admin_site.admin_view(self.from_meme_view), name="feed_template_from_meme"
+        )
+        return [from_meme, *super().get_urls()]
+
+    def from_meme_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload a captioned meme; get a blank template with its boxes where the text was."""
+        if not self.has_add_permission(request):
+            return HttpResponse(status=403)
+        form = CaptionedMemeForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["image"]
+            try:
+                template = template_from_captioned_meme(
+                    upload.read(), form.cleaned_data["name"], form.cleaned_data["slug"], upload.name
+                )
+            except CaptionedMemeError as error:
+                form.add_error("image", str(error))
+            else:
+                self.message_user(
+                    request,
+                    f"Made {template.name} with {template.box_count} box(es). "
+                    "It is inactive: check the boxes, then activate it.",
+                    messages.SUCCESS,
+                )
+                return HttpResponseRedirect(reverse("admin:feed_template_change", args=[template.pk]))
+        context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta}
+        return render(request, "admin/feed/template/from_meme.html", context)
 
     @admin.action(description="Activate selected templates")
     def activate(self, request: HttpRequest, queryset: QuerySet[Template]) -> None:

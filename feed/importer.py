@@ -212,3 +212,44 @@ def _examples(config: dict[str, Any]) -> list[list[str]]:
         if boxes and boxes not in captions:
             captions.append(boxes)
     return captions
+
+
+class CaptionedMemeError(ValueError):
+    """A captioned meme that cannot become a template; the message says why."""
+
+
+def template_from_captioned_meme(
+    data: bytes, name: str, slug: str = "", filename: str = "upload"
+) -> Template:
+    """Make a template from a meme that already has a caption: its text is read
+    (OCR), each text block becomes a box, the text is painted out of the image,
+    and what was read becomes an example caption and a source of keywords."""
+    from generation.blank import NoTextFound, make_blank_template
+    from generation.captions import extract_keywords
+    from generation.ocr import TesseractMissing
+
+    slug = slugify(slug or name)
+    if not name.strip() or not slug:
+        raise CaptionedMemeError("give the template a name")
+    if Template.objects.filter(slug=slug).exists():
+        raise CaptionedMemeError(f"a template with the slug {slug!r} exists already")
+    try:
+        blank = make_blank_template(load_image(data, filename).image)
+    except (ImageRejected, NoTextFound, TesseractMissing) as error:
+        raise CaptionedMemeError(str(error)) from None
+    image_bytes = encode_image(blank.image, "JPEG", quality=90)
+    spec = TemplateSpec(
+        slug=slug,
+        values={
+            "name": name.strip(),
+            "boxes": boxes_to_json(blank.boxes),
+            "example_captions": [blank.texts],
+            "keywords": sorted({word for text in blank.texts for word in extract_keywords(text)})[:20],
+            "credit": "Made from a captioned meme: text read and painted out automatically.",
+            "is_active": False,  # a curator checks the boxes before readers see it
+        },
+        image_bytes=image_bytes,
+        image_sha256=hashlib.sha256(image_bytes).hexdigest(),
+    )
+    save_template(spec)
+    return Template.objects.get(slug=slug)
