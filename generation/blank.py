@@ -1,0 +1,156 @@
+"""Blank templates from captioned memes.
+
+An admin may upload a meme that already carries a caption. Its text is read
+(``generation.ocr``), each block of text becomes one of the template's text
+boxes (fractions of the image, as ``generation.layout`` wants them), the
+letters and their outlines are painted over from their surroundings (OpenCV
+inpainting), and the text read is kept as an example caption.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+from PIL import Image
+
+from generation.layout import TextBox
+from generation.ocr import OcrBlock, TextRegion, overlap_ratio, read_blocks, text_regions
+
+# Pixels around each letter painted over, in letter heights: covers a meme
+# outline (about 0.09 letter heights) and the anti-aliased fringe around it.
+OUTLINE_REACH = 0.25
+INPAINT_RADIUS = 7  # pixels each painted pixel looks around for colour (OpenCV's default is 3)
+# A text box is the block's text plus room: new captions are longer or shorter.
+BOX_PAD_X = 0.6  # of a line's height, left and right
+BOX_PAD_Y = 0.35  # of a line's height, above and below
+CENTRED = 0.06  # of image width: a block centred this closely, and wide, is a classic full-width caption
+WIDE = 0.45  # of image width
+MIN_CAPTION_LETTERS = 3
+MIN_CAPTION_CONFIDENCE = 60  # mean word confidence, 0..100
+MIN_CAPTION_HEIGHT = 0.018  # of image width: a line 14 px tall at 800 px, the smallest caption drawn
+
+
+class NoTextFound(ValueError):
+    """The image shows no readable caption to turn into text boxes."""
+
+
+@dataclass(frozen=True)
+class BlankTemplate:
+    image: Image.Image  # RGB, the caption painted out
+    boxes: list[TextBox]  # one per block of text, top to bottom
+    texts: list[str]  # the text read from each block: an example caption
+
+
+def make_blank_template(image: Image.Image) -> BlankTemplate:
+    """Read a captioned meme's text, turn its blocks into boxes and paint the text out."""
+    picture = image.convert("RGB")
+    blocks = [block for block in read_blocks(picture) if is_caption(block, picture.size)]
+    if not blocks:
+        raise NoTextFound(
+            "no readable text found in the image: upload a blank template, or a meme whose caption is "
+            "white with a dark outline or dark on a light background"
+        )
+    regions = [region for region in text_regions(picture) if any(covers(block, region) for block in blocks)]
+    letters = letters_mask(picture.size, regions, reach=0.0)
+    colours = [text_colour(picture, letters, block) for block in blocks]
+    mask = letters_mask(picture.size, regions, reach=OUTLINE_REACH) & blocks_mask(picture.size, blocks)
+    return BlankTemplate(
+        image=painted_out(picture, mask),
+        boxes=[box_for(block, picture.size, colour) for block, colour in zip(blocks, colours, strict=True)],
+        texts=[block.text for block in blocks],
+    )
+
+
+def is_caption(block: OcrBlock, size: tuple[int, int]) -> bool:
+    """Big, confident and wordy enough to be a caption, not a logo or a speck of texture."""
+    letters = sum(char.isalnum() for char in block.text)
+    line_height = block.bbox[3] / len(block.lines)
+    return (
+        letters >= MIN_CAPTION_LETTERS
+        and block.confidence >= MIN_CAPTION_CONFIDENCE
+        and (line_height >= MIN_CAPTION_HEIGHT * size[0])
+    )
+
+
+def covers(block: OcrBlock, region: TextRegion) -> bool:
+    """Most of the region lies in the block: its letters are the block's."""
+    return overlap_ratio(region.box, block.bbox) > 0.5 and region.box[2] * region.box[3] <= 4 * (
+        block.bbox[2] * block.bbox[3]
+    )
+
+
+def blocks_mask(size: tuple[int, int], blocks: Sequence[OcrBlock]) -> npt.NDArray[np.uint8]:
+    """255 inside the blocks' boxes grown by half a line, 0 elsewhere: nothing else is painted."""
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    for block in blocks:
+        left, top, width, height = block.bbox
+        grow = round(height / len(block.lines) / 2)
+        cv2.rectangle(mask, (left - grow, top - grow), (left + width + grow, top + height + grow), 255, -1)
+    return mask
+
+
+def letters_mask(size: tuple[int, int], regions: Sequence[TextRegion], reach: float) -> npt.NDArray[np.uint8]:
+    """255 where a letter is, grown by ``reach`` letter heights (0 for the letters alone)."""
+    mask = np.zeros((size[1], size[0]), np.uint8)
+    for region in regions:
+        left, top, width, height = region.box
+        pixels = max(1, round(region.letter_height * reach))
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * pixels + 1, 2 * pixels + 1))
+        padded = np.zeros((height + 2 * pixels, width + 2 * pixels), np.uint8)
+        padded[pixels : pixels + height, pixels : pixels + width] = region.mask * 255
+        grown = cv2.dilate(padded, kernel)
+        # Paste the grown letters back, clipped at the image's edges.
+        x0, y0 = left - pixels, top - pixels
+        clip_x, clip_y = max(0, -x0), max(0, -y0)
+        x1, y1 = min(size[0], x0 + grown.shape[1]), min(size[1], y0 + grown.shape[0])
+        target = mask[y0 + clip_y : y1, x0 + clip_x : x1]
+        np.maximum(
+            target, grown[clip_y : clip_y + target.shape[0], clip_x : clip_x + target.shape[1]], out=target
+        )
+    return mask
+
+
+def painted_out(image: Image.Image, mask: npt.NDArray[np.uint8]) -> Image.Image:
+    """The image with the masked pixels filled from their surroundings (Telea's method)."""
+    bgr = cv2.cvtColor(np.asarray(image), cv2.COLOR_RGB2BGR)
+    filled = cv2.inpaint(bgr, mask, INPAINT_RADIUS, cv2.INPAINT_TELEA)
+    return Image.fromarray(cv2.cvtColor(filled, cv2.COLOR_BGR2RGB))
+
+
+def text_colour(image: Image.Image, mask: npt.NDArray[np.uint8], block: OcrBlock) -> str:
+    """White or black, whichever the block's letters are closer to (grey-level
+    median of the painted pixels: outlines are thinner than fills)."""
+    left, top, width, height = block.bbox
+    grey = np.asarray(image.convert("L"))[top : top + height, left : left + width]
+    painted = grey[mask[top : top + height, left : left + width] > 0]
+    if painted.size == 0:
+        return "white"
+    return "white" if float(np.median(painted)) >= 128 else "black"
+
+
+def box_for(block: OcrBlock, size: tuple[int, int], colour: str) -> TextBox:
+    """The block's text box as fractions of the image: the text's extent plus room."""
+    width, height = size
+    line_height = block.bbox[3] / len(block.lines)
+    left = max(0.0, block.bbox[0] - BOX_PAD_X * line_height)
+    right = min(float(width), block.bbox[0] + block.bbox[2] + BOX_PAD_X * line_height)
+    top = max(0.0, block.bbox[1] - BOX_PAD_Y * line_height)
+    bottom = min(float(height), block.bbox[1] + block.bbox[3] + BOX_PAD_Y * line_height)
+    centre = (left + right) / 2
+    if abs(centre - width / 2) <= CENTRED * width and right - left >= WIDE * width:
+        left, right = 0.0, float(width)  # a classic top or bottom caption spans the image
+    letters = [char for char in block.text if char.isalpha()]
+    upper = bool(letters) and all(char.isupper() for char in letters)
+    return TextBox(
+        anchor_x=round(left / width, 4),
+        anchor_y=round(top / height, 4),
+        scale_x=round((right - left) / width, 4),
+        scale_y=round((bottom - top) / height, 4),
+        color=colour,
+        font="thick",
+        style="upper" if upper else "none",
+    )
