@@ -15,20 +15,24 @@
   const PAGE_SIZE = 10;
   const PREFETCH_AT = 8; // request the next page when this many cards are left below the one being read
   const KEEP_BEHIND = 6; // cards kept in the page above the one being read
+  const KEEP_AHEAD = 12; // and below it (more than PREFETCH_AT, so loading ahead still shows)
   const RETRY_MS = [2000, 4000, 8000, 15000, 30000];
 
   const items = new Map(); // id -> item, every meme loaded so far
   const order = []; // ids in feed order
   const feedBox = document.getElementById("feed");
   const spacer = document.getElementById("feed-spacer");
+  const spacerEnd = document.getElementById("feed-spacer-end");
   const statusLine = document.getElementById("feed-status");
   const source = feedBox ? feedBox.dataset.source : null;
-  let first = 0; // index in `order` of the first card in the page
+  let first = 0; // the cards in the page are order[first] … order[last - 1]
+  let last = 0;
+  const heights = new Map(); // id -> height in px (with margin) when it was last taken out below
   let nextUrl = null;
   let loading = false;
   let retries = 0;
   let generation = 0; // bumps on reload so late answers of an old feed are dropped
-  const stats = { duplicates: 0, pages: 0 };
+  const stats = { duplicates: 0, pages: 0, leftAtRequest: [] }; // for the browser tests
 
   // --- building and painting cards ---------------------------------------------------------
 
@@ -177,6 +181,9 @@
   }
 
   function append(results) {
+    // New cards go into the page only if the page reaches the end of the feed;
+    // otherwise they wait in `order` until the reader scrolls down to them.
+    const atEnd = last === order.length;
     const fragment = document.createDocumentFragment();
     for (const item of results) {
       if (items.has(item.id)) {
@@ -185,9 +192,10 @@
       }
       items.set(item.id, item);
       order.push(item.id);
-      fragment.append(createCard(item));
+      if (atEnd) fragment.append(createCard(item));
     }
-    feedBox.append(fragment);
+    feedBox.insertBefore(fragment, spacerEnd);
+    if (atEnd) last = order.length;
   }
 
   function reload() {
@@ -197,8 +205,11 @@
     items.clear();
     order.length = 0;
     first = 0;
+    last = 0;
+    heights.clear();
     feedBox.querySelectorAll(".card").forEach((card) => card.remove());
     spacer.style.height = "0px";
+    spacerEnd.style.height = "0px";
     window.scrollTo(0, 0);
     say("");
     nextUrl = firstUrl();
@@ -222,9 +233,11 @@
   function unloadAbove(cards, reading) {
     const extra = reading - first - KEEP_BEHIND;
     if (extra < 4) return;
-    const height = cards[extra].offsetTop - cards[0].offsetTop;
+    // Measure everything before changing anything: a layout read between the
+    // removal and the spacer would clamp the scroll position to a shorter page.
+    const height = spacer.offsetHeight + cards[extra].offsetTop - cards[0].offsetTop;
+    spacer.style.height = `${height}px`;
     for (let i = 0; i < extra; i += 1) cards[i].remove();
-    spacer.style.height = `${spacer.offsetHeight + height}px`;
     first += extra;
   }
 
@@ -235,12 +248,47 @@
     for (let i = first - count; i < first; i += 1) fragment.append(createCard(items.get(order[i])));
     const anchor = cards[0];
     const before = anchor.offsetTop;
-    feedBox.insertBefore(fragment, anchor);
+    const spacerHeight = spacer.offsetHeight;
+    feedBox.insertBefore(fragment, anchor); // the page only grows here: nothing is clamped
     const grown = anchor.offsetTop - before;
     first -= count;
-    const left = spacer.offsetHeight - grown;
+    const left = spacerHeight - grown;
     spacer.style.height = `${Math.max(left, 0)}px`;
     if (first === 0 && left !== 0) window.scrollBy(0, -left); // heights changed since (a resize)
+    if (first > 0) onScroll(); // a long jump up: keep restoring, a few cards a frame
+  }
+
+  function unloadBelow(cards, reading) {
+    const extra = last - (reading + KEEP_AHEAD + 1);
+    if (extra < 4) return;
+    const gap = parseFloat(getComputedStyle(cards[0]).marginBottom) || 0;
+    let removed = 0;
+    const gone = Array.from(cards).slice(cards.length - extra);
+    for (const card of gone) {
+      const height = card.offsetHeight + gap;
+      heights.set(Number(card.dataset.id), height);
+      removed += height;
+    }
+    spacerEnd.style.height = `${spacerEnd.offsetHeight + removed}px`;
+    gone.forEach((card) => card.remove());
+    last -= extra;
+  }
+
+  function restoreBelow(reading) {
+    if (last >= order.length || last - reading > 4) return;
+    const count = Math.min(order.length - last, KEEP_AHEAD);
+    const fragment = document.createDocumentFragment();
+    let known = 0;
+    for (let i = last; i < last + count; i += 1) {
+      fragment.append(createCard(items.get(order[i])));
+      known += heights.get(order[i]) || 0;
+    }
+    // Below the reader: the spacer need not match to the pixel, nothing on screen moves.
+    const spacerHeight = spacerEnd.offsetHeight;
+    feedBox.insertBefore(fragment, spacerEnd);
+    spacerEnd.style.height = `${Math.max(spacerHeight - known, 0)}px`;
+    last += count;
+    if (last < order.length && last - reading <= 4) onScroll();
   }
 
   let scheduled = false;
@@ -253,9 +301,15 @@
       const cards = renderedCards();
       if (!cards.length) return;
       const reading = readingIndex(cards);
-      if (order.length - 1 - reading <= PREFETCH_AT) loadMore();
+      const left = order.length - 1 - reading;
+      if (left <= PREFETCH_AT) {
+        if (!loading && nextUrl) stats.leftAtRequest.push(left);
+        loadMore();
+      }
       unloadAbove(cards, reading);
       restoreAbove(renderedCards(), reading);
+      unloadBelow(renderedCards(), reading);
+      restoreBelow(reading);
     });
   }
 
