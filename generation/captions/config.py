@@ -77,6 +77,9 @@ class SamplingSettings:
     top_k: int = 40
     top_p: float = 0.95
     max_new_tokens: int = 60  # tokens; a 120-char caption is ~35 tokens, longer ones are dropped
+    # Logit bonus (nats) on the first token of each requested keyword until the caption starts
+    # one: the small model alone used a requested keyword in too few captions.
+    keyword_boost: float = 0.0
     max_attempts: int = 4  # rounds of resampling for captions the filters reject
     oversample: float = 1.3  # first round asks for this many times n, filters will reject some
 

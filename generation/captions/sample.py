@@ -154,10 +154,18 @@ def sample_boxes(
     steps = min(settings.max_new_tokens, gpt.config.n_positions - input_ids.size(1))
     tokens = torch.full((len(rows), max(steps, 0)), ids.pad, dtype=torch.long, device=device)  # (B, steps)
     finished = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,)
+    boost = KeywordBoost(model, rows)
+    bonus = boost.bonus(settings.keyword_boost)  # (B, V) or None
+    used = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,) a keyword was started
     out = gpt(input_ids=input_ids, attention_mask=attention, position_ids=positions, use_cache=True)
     for t in range(steps):
         logits = constrain(out.logits[:, -1, :].float(), ids, live)  # (b, V) for the b rows still running
+        if bonus is not None:  # nudge rows that have not used a keyword yet towards one
+            logits += bonus[live.rows] * (~used[live.rows]).unsqueeze(1)
         nxt = pick_tokens(logits, settings, generator)  # (b,)
+        if bonus is not None:
+            nxt = boost.complete(nxt, live.rows, used)
+            used[live.rows] |= bonus[live.rows, nxt] > 0
         tokens[live.rows, t] = nxt
         done = live.advance(nxt, ids)  # (b,)
         finished[live.rows[done]] = True
@@ -181,6 +189,40 @@ def sample_boxes(
         decode_boxes(model, seq) if ok else None
         for seq, ok in zip(tokens.tolist(), finished.tolist(), strict=True)
     ]
+
+
+class KeywordBoost:
+    """Helps rows use their keywords: a logit bonus on each keyword's first token until one is
+    started, then the rest of that keyword's tokens, so a started keyword is finished whole
+    ("qu" + "antum", not "qu" + "ise")."""
+
+    def __init__(self, model: CaptionModel, rows: list[Row]) -> None:
+        self.vocab, self.device = len(model.tokenizer), model.device
+        self.spellings: list[list[list[int]]] = []  # per row: token ids of each keyword spelling
+        for row in rows:
+            texts = [s for k in row.keywords for s in (" " + k, k)]  # mid-box and box-start spellings
+            self.spellings.append([ids for ids in encode_texts(model.tokenizer, texts) if ids])
+        self.pending: dict[int, list[int]] = {}  # row -> tokens still to force
+
+    def bonus(self, nats: float) -> torch.Tensor | None:
+        """(B, V) bonus on first tokens, or None when boosting is off or no row has keywords."""
+        if nats <= 0 or not any(self.spellings):
+            return None
+        out = torch.zeros((len(self.spellings), self.vocab), device=self.device)
+        for i, spellings in enumerate(self.spellings):
+            out[i, [ids[0] for ids in spellings]] = nats
+        return out
+
+    def complete(self, nxt: torch.Tensor, rows: torch.Tensor, used: torch.Tensor) -> torch.Tensor:
+        """(b,) next tokens, with the rest of a just-started keyword forced in place of samples."""
+        tokens, originals, done = nxt.tolist(), rows.tolist(), used[rows].tolist()
+        for i, (token, row) in enumerate(zip(tokens, originals, strict=True)):
+            if self.pending.get(row):
+                tokens[i] = self.pending[row].pop(0)
+            elif not done[i]:
+                rest: list[int] = next((ids[1:] for ids in self.spellings[row] if ids[0] == token), [])
+                self.pending[row] = list(rest)
+        return torch.tensor(tokens, dtype=nxt.dtype, device=nxt.device)
 
 
 class Progress:
