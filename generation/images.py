@@ -9,9 +9,11 @@ a palette, an alpha channel, CMYK or an animation.
 from __future__ import annotations
 
 import io
+import struct
 import warnings
 from dataclasses import dataclass
 
+import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 # Formats we accept. SVG is not an image format Pillow reads, so it falls out
@@ -45,16 +47,25 @@ def load_image(data: bytes, name: str = "image") -> NormalisedImage:
     if not data:
         raise ImageRejected(f"{name}: the file is empty")
     if len(data) > MAX_BYTES:
-        raise ImageRejected(f"{name}: the file is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB")
+        raise ImageRejected(
+            f"{name}: the file is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB"
+        )
     image, image_format = _decode(data, name)
     original_size = image.size
     _check_dimensions(image, name)
     notes: list[str] = []
-    if getattr(image, "is_animated", False):
-        notes.append("animated image: kept the first frame")
-    image.seek(0)
-    image = ImageOps.exif_transpose(image) or image
-    image = _to_rgb(image, notes)
+    try:
+        # Probing for a second frame, seeking back and reading EXIF all parse
+        # more of the file than load() did: a file truncated after its first
+        # frame or with a damaged EXIF block fails here, not in _decode.
+        if getattr(image, "is_animated", False):
+            notes.append("animated image: kept the first frame")
+        image.seek(0)
+        image = ImageOps.exif_transpose(image) or image
+        image = _to_rgb(image, notes)
+    except (OSError, SyntaxError, ValueError, IndexError, EOFError, struct.error) as error:
+        reason = str(error) or type(error).__name__
+        raise ImageRejected(f"{name}: the image is damaged or truncated ({reason})") from None
     if max(image.size) > MAX_SIDE:
         image.thumbnail((MAX_SIDE, MAX_SIDE), Image.Resampling.LANCZOS)
         notes.append(f"downscaled to {image.width}×{image.height}")
@@ -84,7 +95,9 @@ def _decode(data: bytes, name: str) -> tuple[Image.Image, str]:
     except ImageRejected:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-        raise ImageRejected(f"{name}: the image is too large to decode safely (over {MAX_PIXELS:,} pixels)") from None
+        raise ImageRejected(
+            f"{name}: the image is too large to decode safely (over {MAX_PIXELS:,} pixels)"
+        ) from None
     except UnidentifiedImageError:
         raise ImageRejected(
             f"{name}: not a supported image (use JPEG, PNG, WebP, GIF or BMP; SVG is not accepted)"
@@ -116,4 +129,16 @@ def _to_rgb(image: Image.Image, notes: list[str]) -> Image.Image:
         return background
     if image.mode == "CMYK":
         notes.append("CMYK converted to RGB")
+    if image.mode in ("I", "I;16", "I;16L", "I;16B", "F"):
+        return _deep_grey_to_rgb(image, notes)
     return image.convert("RGB")
+
+
+def _deep_grey_to_rgb(image: Image.Image, notes: list[str]) -> Image.Image:
+    """16-bit (or 32-bit) grey to 8-bit RGB. Pillow's own conversion clips every
+    level above 255 to white, which turns a 16-bit PNG into a blank white page."""
+    levels = np.asarray(image, dtype=np.float64)
+    top = 65535.0 if levels.max(initial=0) > 255 else 255.0
+    grey = np.clip(levels / top * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    notes.append(f"{image.mode} grey scaled to 8 bits")
+    return Image.fromarray(grey, "L").convert("RGB")
