@@ -34,7 +34,7 @@ from generation.layout import FONTS, TextBox, apply_style
 
 # Bump when a change to this module changes pixels: it is part of every
 # output file name, so cached renders from older code are never reused.
-RENDERER_VERSION = 1
+RENDERER_VERSION = 2
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "static" / "fonts"
 # The shipped face with the widest coverage (Latin, Greek, Cyrillic): a box
@@ -416,9 +416,13 @@ def draw_box(image: Image.Image, box: TextBox, rect: Rect, fit: Fit) -> tuple[bo
     layer = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw_lines(ImageDraw.Draw(layer), fit, origins, box.color)
     turned = layer.rotate(box.angle, resample=Image.Resampling.BICUBIC, expand=True)
+    bounds = turned.getchannel("A").getbbox() or (0, 0, 0, 0)
+    # memegen pastes the turned layer's corner at the anchor; a box near an
+    # edge can then swing its text past the edge: nudge it back in, whole.
+    left = min(max(left, -bounds[0]), image.width - bounds[2])
+    top = min(max(top, -bounds[1]), image.height - bounds[3])
     image.paste(turned, (left, top), turned)
     inside = contains((0, 0, width, height), ink_rect(fit, origins))
-    bounds = turned.getchannel("A").getbbox() or (0, 0, 0, 0)
     ink = (left + bounds[0], top + bounds[1], bounds[2] - bounds[0], bounds[3] - bounds[1])
     return inside and contains(whole_image, ink), ink
 
@@ -456,7 +460,8 @@ def draw_mark(image: Image.Image, position: str, text: str, avoid: Sequence[Rect
     pill = (int(text_right - text_left) + 2 * pad_x, int(text_bottom - text_top) + 2 * pad_y)
     x, y, _, _ = mark_rect(image.size, mark_corner(image.size, position, pill, avoid), pill)
     draw = ImageDraw.Draw(image, "RGBA")
-    draw.rounded_rectangle((x, y, x + pill[0], y + pill[1]), radius=pill[1] // 2, fill=(0, 0, 0, 120))
+    # Pillow's rectangle corners are inclusive: the pill covers exactly pill[0] × pill[1] pixels.
+    draw.rounded_rectangle((x, y, x + pill[0] - 1, y + pill[1] - 1), radius=pill[1] // 2, fill=(0, 0, 0, 120))
     origin = (x + pad_x - text_left, y + pad_y - text_top)
     draw.text(origin, text, fill=(255, 255, 255, 235), font=face, anchor="ls")
     return x, y, pill[0], pill[1]
