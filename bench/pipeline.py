@@ -1,0 +1,177 @@
+"""Generation pipeline figures, printed (not a test):
+
+1. end-to-end memes/s for one worker: captions (one batched pass per job),
+   render, store, rows marked ready — the work a solo worker does per job;
+2. time from a new reader's first feed request to a full first page;
+3. the largest number N of simulated readers, each scrolling one meme every
+   2 s, for whom one worker keeps the ready, unseen stock above 10 while every
+   page is served on time.
+
+Runs on a throwaway SQLite database and media folder with the shipped caption
+model and the demo pack:  python bench/pipeline.py [--seconds 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+WORK = Path(tempfile.mkdtemp(prefix="memesite-bench-"))
+os.environ.update(
+    DJANGO_SETTINGS_MODULE="memesite.settings",
+    MEMESITE_VAR_DIR=str(WORK),
+    DATABASE_URL=f"sqlite:///{WORK / 'bench.sqlite3'}",
+    MEDIA_ROOT=str(WORK / "media"),
+    CELERY_TASK_ALWAYS_EAGER="true",
+    LOG_LEVEL="WARNING",
+)
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.contrib.auth.models import User  # noqa: E402
+from django.core.management import call_command  # noqa: E402
+from django.test import Client  # noqa: E402
+
+from feed import ranking  # noqa: E402
+from feed.models import GenerationJob, Meme, Template  # noqa: E402
+from generation import jobs  # noqa: E402
+
+READ_EVERY = 2.0  # seconds per meme a simulated reader scrolls
+STOCK_FLOOR = 10
+
+
+def setup() -> None:
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+    call_command("load_demo", verbosity=0)
+
+
+def run_jobs(job_ids: list[object]) -> int:
+    return jobs.render_memes(jobs.write_captions(job_ids))
+
+
+def worker_throughput(batch: int, rounds: int) -> tuple[float, float, float]:
+    """memes/s end to end, and the caption and render shares measured apart."""
+    templates = list(Template.objects.active())
+    caption_seconds = render_seconds = 0.0
+    made = 0
+    for round_number in range(rounds):
+        job = GenerationJob.objects.create(template=templates[round_number % len(templates)], count=batch)
+        started = time.perf_counter()
+        waiting = jobs.write_captions([job.pk])
+        written = time.perf_counter()
+        made += jobs.render_memes(waiting)
+        caption_seconds += written - started
+        render_seconds += time.perf_counter() - written
+    total = caption_seconds + render_seconds
+    return made / total, made / caption_seconds, made / render_seconds
+
+
+def first_page_seconds() -> float:
+    user = User.objects.create_user(f"newcomer{time.monotonic_ns()}", password="x-bench-password-1")
+    client = Client()
+    client.force_login(user)
+    started = time.perf_counter()
+    response = client.get("/api/feed/", {"page_size": 10})
+    elapsed = time.perf_counter() - started
+    assert response.status_code == 200 and len(response.json()["results"]) == 10, response.content[:300]
+    return elapsed
+
+
+def worker_loop(stop_at: float) -> None:
+    """One worker: run whatever jobs are queued, as a solo Celery worker would."""
+    django.db.connections.close_all()
+    while time.time() < stop_at:
+        queued = list(GenerationJob.objects.filter(status="queued").values_list("pk", flat=True)[:1])
+        if queued:
+            run_jobs(queued)
+        else:
+            time.sleep(0.05)
+
+
+def readers_sustained(readers: int, seconds: float) -> tuple[bool, int, float]:
+    """Simulate ``readers`` scrolling for ``seconds`` beside one worker process.
+    Returns (sustained, lowest stock seen by any reader, p95 page lateness in s)."""
+    users = [User.objects.get_or_create(username=f"sim{n}")[0] for n in range(readers)]
+    stop_at = time.time() + seconds
+    worker = multiprocessing.get_context("fork").Process(target=worker_loop, args=(stop_at,))
+    django.db.connections.close_all()
+    worker.start()
+    lowest, lateness = [10**9], []
+    lock = threading.Lock()
+
+    def scroll(user: User, offset: float) -> None:
+        from feed.supply import reader_is_running_low
+
+        state = ranking.start_session("hot", None)
+        due = time.time() + offset
+        while due < stop_at:
+            time.sleep(max(0.0, due - time.time()))
+            page = ranking.next_page(user, state, 1)
+            state = page.state
+            if page.running_low:
+                reader_is_running_low(user, None)
+            unseen = Meme.objects.visible().count() - state.position
+            with lock:
+                lateness.append(time.time() - due)
+                lowest[0] = min(lowest[0], unseen)
+            due += READ_EVERY
+        django.db.connections.close_all()
+
+    threads = [
+        threading.Thread(target=scroll, args=(user, READ_EVERY * n / readers)) for n, user in enumerate(users)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    worker.join()
+    p95 = statistics.quantiles(lateness, n=20)[-1] if len(lateness) > 1 else 0.0
+    return lowest[0] >= STOCK_FLOOR and p95 < 1.0, lowest[0], p95
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--batch", type=int, default=16, help="memes per job")
+    parser.add_argument("--rounds", type=int, default=6, help="jobs timed for throughput")
+    parser.add_argument("--seconds", type=float, default=30, help="length of each reader simulation")
+    parser.add_argument("--readers", default="10,25,50,100,200", help="reader counts to try, ascending")
+    args = parser.parse_args()
+
+    setup()
+    print(f"work folder: {WORK}")
+    started = time.perf_counter()
+    call_command("stock_demo_memes", "--per-template", "6", verbosity=0)
+    print(f"demo stock: {Meme.objects.visible().count()} memes in {time.perf_counter() - started:.1f} s")
+
+    total, captions, renders = worker_throughput(args.batch, args.rounds)
+    print(f"one worker, end to end: {total:.1f} memes/s (captions alone {captions:.1f}/s, render+store {renders:.1f}/s)")
+
+    firsts = [first_page_seconds() for _ in range(5)]
+    print(f"new reader, first full page of 10: median {statistics.median(firsts) * 1000:.0f} ms, "
+          f"worst {max(firsts) * 1000:.0f} ms")  # fmt: skip
+
+    best = 0
+    for readers in (int(n) for n in args.readers.split(",")):
+        sustained, lowest, p95 = readers_sustained(readers, args.seconds)
+        print(f"{readers:4d} readers × 1 meme / {READ_EVERY:g} s for {args.seconds:g} s: lowest unseen stock "
+              f"{lowest}, p95 page lateness {p95 * 1000:.0f} ms → {'sustained' if sustained else 'NOT sustained'}")  # fmt: skip
+        if not sustained:
+            break
+        best = readers
+    print(f"largest N one worker sustained: {best}")
+
+
+if __name__ == "__main__":
+    main()
