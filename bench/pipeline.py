@@ -21,6 +21,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,7 +58,7 @@ def setup() -> None:
     call_command("load_demo", verbosity=0)
 
 
-def run_jobs(job_ids: list[object]) -> int:
+def run_jobs(job_ids: list[uuid.UUID]) -> int:
     return jobs.render_memes(jobs.write_captions(job_ids))
 
 
@@ -156,7 +157,8 @@ def main() -> None:
     print(f"demo stock: {Meme.objects.visible().count()} memes in {time.perf_counter() - started:.1f} s")
 
     total, captions, renders = worker_throughput(args.batch, args.rounds)
-    print(f"one worker, end to end: {total:.1f} memes/s (captions alone {captions:.1f}/s, render+store {renders:.1f}/s)")
+    print(f"one worker, end to end: {total:.1f} memes/s "
+          f"(captions alone {captions:.1f}/s, render+store {renders:.1f}/s)")  # fmt: skip
 
     firsts = [first_page_seconds() for _ in range(5)]
     print(f"new reader, first full page of 10: median {statistics.median(firsts) * 1000:.0f} ms, "
@@ -165,8 +167,9 @@ def main() -> None:
     best = 0
     for readers in (int(n) for n in args.readers.split(",")):
         sustained, lowest, p95 = readers_sustained(readers, args.seconds)
+        verdict = "sustained" if sustained else "NOT sustained"
         print(f"{readers:4d} readers × 1 meme / {READ_EVERY:g} s for {args.seconds:g} s: lowest unseen stock "
-              f"{lowest}, p95 page lateness {p95 * 1000:.0f} ms → {'sustained' if sustained else 'NOT sustained'}")  # fmt: skip
+              f"{lowest}, p95 page lateness {p95 * 1000:.0f} ms → {verdict}")  # fmt: skip
         if not sustained:
             break
         best = readers

@@ -30,8 +30,9 @@ def tasks_run_inline() -> None:
 
 @pytest.fixture(autouse=True)
 def media_in_tmp(settings: Any, tmp_path: Path) -> Path:
-    settings.MEDIA_ROOT = tmp_path / "media"
-    return settings.MEDIA_ROOT
+    media: Path = tmp_path / "media"
+    settings.MEDIA_ROOT = media
+    return media
 
 
 @pytest.fixture

@@ -59,6 +59,6 @@ def test_images_are_normalised_on_the_way_in(tmp_path: Path) -> None:
     import_templates(tmp_path)
 
     template = Template.objects.get()
-    assert template.image.name.endswith(".jpg")
+    assert str(template.image.name).endswith(".jpg")
     assert (template.image.width, template.image.height) == (2000, 1000)
     assert len(template.image_sha256) == 64

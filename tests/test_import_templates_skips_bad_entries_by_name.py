@@ -1,4 +1,5 @@
 from pathlib import Path
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -71,7 +72,7 @@ def test_a_template_without_a_name_is_reported(folder: Path) -> None:
 
 
 @pytest.mark.django_db
-def test_a_failed_save_leaves_no_row_and_no_file(folder: Path, settings) -> None:  # type: ignore[no-untyped-def]
+def test_a_failed_save_leaves_no_row_and_no_file(folder: Path, settings: Any) -> None:
     with (
         mock.patch.object(Template, "save", side_effect=RuntimeError("database went away")),
         pytest.raises(RuntimeError),

@@ -19,7 +19,8 @@ def test_rendered_memes_become_ready_with_an_image_and_scores(waiting: list[int]
 
     for meme in Meme.objects.all():
         assert meme.status == "ready" and meme.ready_at is not None
-        assert meme.image.name.startswith("memes/") and meme.image.storage.exists(meme.image.name)
+        name = str(meme.image.name)
+        assert name.startswith("memes/") and meme.image.storage.exists(name)
         assert meme.hot > 0 and meme.rating == pytest.approx(0.5)
     assert GenerationJob.objects.get().status == "done"
 

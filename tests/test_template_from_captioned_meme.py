@@ -55,7 +55,7 @@ def test_the_text_becomes_boxes_an_example_caption_and_keywords() -> None:
     read = " ".join(template.example_captions[0]).lower()
     assert "simply" in read and "mordor" in read
     assert "mordor" in template.keywords
-    assert template.image.name.endswith(".jpg") and len(template.image_sha256) == 64
+    assert str(template.image.name).endswith(".jpg") and len(template.image_sha256) == 64
 
 
 @needs_tesseract

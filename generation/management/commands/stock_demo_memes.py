@@ -26,13 +26,17 @@ class Command(BaseCommand):
         wanted = options["per_template"]
         if not 0 < wanted <= 100:
             raise CommandError("--per-template must be between 1 and 100")
-        short = Template.objects.active().annotate(
-            ready=Count("memes", filter=Q(memes__status=Meme.Status.READY))
+        ready_by_template = dict(
+            Template.objects.active()
+            .annotate(ready=Count("memes", filter=Q(memes__status=Meme.Status.READY)))
+            .values_list("pk", "ready")
         )
         new_jobs = [
-            GenerationJob.objects.create(template=t, count=wanted - t.ready, reason=GenerationJob.Reason.DEMO)
-            for t in short
-            if t.ready < wanted
+            GenerationJob.objects.create(
+                template_id=pk, count=wanted - count, reason=GenerationJob.Reason.DEMO
+            )
+            for pk, count in ready_by_template.items()
+            if count < wanted
         ]
         if not new_jobs:
             self.stdout.write("every template has its demo memes")
