@@ -31,6 +31,8 @@ CENTRED = 0.06  # of image width: a block centred this closely, and wide, is a c
 WIDE = 0.45  # of image width
 MIN_CAPTION_LETTERS = 3
 MIN_CAPTION_CONFIDENCE = 60  # mean word confidence, 0..100
+SHORT_CAPTION_LETTERS = 6  # a block with fewer letters or digits than this is "short"
+MIN_SHORT_CAPTION_CONFIDENCE = 85
 MIN_CAPTION_HEIGHT = 0.018  # of image width: a line 14 px tall at 800 px, the smallest caption drawn
 
 
@@ -69,10 +71,12 @@ def is_caption(block: OcrBlock, size: tuple[int, int]) -> bool:
     """Big, confident and wordy enough to be a caption, not a logo or a speck of texture."""
     letters = sum(char.isalnum() for char in block.text)
     line_height = block.bbox[3] / len(block.lines)
+    # A word or two of a few letters is as likely a drawing read as text: it must be read surely.
+    needed = MIN_CAPTION_CONFIDENCE if letters >= SHORT_CAPTION_LETTERS else MIN_SHORT_CAPTION_CONFIDENCE
     return (
         letters >= MIN_CAPTION_LETTERS
-        and block.confidence >= MIN_CAPTION_CONFIDENCE
-        and (line_height >= MIN_CAPTION_HEIGHT * size[0])
+        and block.confidence >= needed
+        and line_height >= MIN_CAPTION_HEIGHT * size[0]
     )
 
 

@@ -364,14 +364,23 @@ def same_line(left_word: Box, right_word: Box) -> bool:
     letters are linked, so no gap between them is a gap between captions."""
     top = max(left_word[1], right_word[1])
     bottom = min(left_word[1] + left_word[3], right_word[1] + right_word[3])
-    gap = right_word[0] - (left_word[0] + left_word[2])  # pixels between the words
-    return bottom - top >= 0.5 * min(left_word[3], right_word[3]) and gap >= -0.2 * max(
-        left_word[3], right_word[3]
-    )
+    return bottom - top >= 0.5 * min(left_word[3], right_word[3])
+
+
+def without_repeats(words: Sequence[Word]) -> list[Word]:
+    """Sparse-text mode sometimes reads one stretch of ink twice ("DELE" and
+    "ETING" over "DELETING"): of words mostly on top of each other, the more
+    confident stays."""
+    kept: list[Word] = []
+    for word in sorted(words, key=lambda word: -word.confidence):
+        if all(overlap_ratio(word.box, other.box) <= 0.5 for other in kept):
+            kept.append(word)
+    return sorted(kept, key=lambda word: word.box[0])
 
 
 def line_from_words(words: Sequence[Word], placements: Sequence[Placement]) -> OcrLine | None:
     """The cleaned line of ``words``, its box in image pixels (None when only junk was read)."""
+    words = without_repeats(words)
     left = min(word.box[0] for word in words)
     top = min(word.box[1] for word in words)
     right = max(word.box[0] + word.box[2] for word in words)
@@ -442,9 +451,8 @@ def clean_line(words: Sequence[tuple[str, float]], box: Box) -> OcrLine | None:
             continue
         if confidence < MIN_WORD_CONFIDENCE and not looks_like_a_word(word):
             continue
-        if confidence < MIN_SHORT_WORD_CONFIDENCE and is_unknown_short_word(word):
-            continue
         kept.append((word, confidence))
+    kept = without_texture(kept)
     if not kept:
         return None
     text = " ".join(MARK_WORDS.sub("", " ".join(word for word, _ in kept)).split())
@@ -454,6 +462,25 @@ def clean_line(words: Sequence[tuple[str, float]], box: Box) -> OcrLine | None:
     if confidence < MIN_LINE_CONFIDENCE and not all(looks_like_a_word(word) for word, _ in kept):
         return None
     return OcrLine(text, box, round(confidence, 1))
+
+
+def without_texture(words: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """Texture reads as rare short words with low confidence ("yp", "Ss", a trailing
+    "ve"). A line of nothing else goes; in a real line such a word stays only
+    when its case matches the line's (TOP in "TOP TEXT", not ve in "IS COMING ve")."""
+
+    def doubtful(word: str, confidence: float) -> bool:
+        return confidence < MIN_SHORT_WORD_CONFIDENCE and is_unknown_short_word(word)
+
+    if all(doubtful(word, confidence) for word, confidence in words):
+        return []
+    letters = [char for word, _ in words for char in word if char.isalpha()]
+    upper_line = sum(char.isupper() for char in letters) > len(letters) / 2
+    return [
+        (word, confidence)
+        for word, confidence in words
+        if not doubtful(word, confidence) or (word.isupper() == upper_line and not word.isdigit())
+    ]
 
 
 # --- reading -----------------------------------------------------------------
