@@ -27,10 +27,12 @@ known to exist, signed so a reader cannot write into another reader's session.
 
 from __future__ import annotations
 
+import functools
+import json
 import secrets
 import time
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal, cast
 
 from django.core import signing
@@ -129,36 +131,25 @@ def decode_cursor(cursor: str, reader_id: int | None) -> FeedState:
 # --- the reader's own state on each meme --------------------------------------
 
 
-def with_reader_state(queryset: QuerySet[Any], reader: Any, meme: str = "pk") -> QuerySet[Any]:
+def with_reader_state(queryset: QuerySet[Meme], reader: Any) -> QuerySet[Meme]:
     """Annotate my_reaction (1, -1, 0) and favourited from the reader's rows, in
     the same query: one indexed lookup per meme, never one query per item."""
     if not reader.is_authenticated:
-        return cast(QuerySet[Any], queryset.annotate(my_reaction=Value(0), favourited=Value(False)))
-    mine = Reaction.objects.filter(user=reader, meme=OuterRef(meme)).values("value")[:1]
-    annotated = queryset.annotate(
+        return queryset.annotate(my_reaction=Value(0), favourited=Value(False))
+    mine = Reaction.objects.filter(user=reader, meme=OuterRef("pk")).values("value")[:1]
+    return queryset.annotate(
         my_reaction=Coalesce(Subquery(mine), 0),
-        favourited=Exists(Favourite.objects.filter(user=reader, meme=OuterRef(meme))),
+        favourited=Exists(Favourite.objects.filter(user=reader, meme=OuterRef("pk"))),
     )
-    return cast(QuerySet[Any], annotated)
 
 
 MEME_COLUMNS = ("texts", "image", "width", "height", "likes", "dislikes", "favourites", "created_at")
 
 
-def item_values(queryset: QuerySet[Any], via: str = "", *extra: str, **named: Any) -> QuerySet[Any]:
-    """The columns a feed item is built from (see feed.api.feed_item), read
-    through the relation ``via`` ("meme__" from a FeedPosition) or from Meme."""
-    fields: dict[str, Any] = {
-        "template_slug": F(f"{via}template__slug"),
-        "template_name": F(f"{via}template__name"),
-        **named,
-    }
-    if via:
-        fields |= {"id": F(f"{via}id")} | {column: F(via + column) for column in MEME_COLUMNS}
-        return cast(QuerySet[Any], queryset.values("my_reaction", "favourited", *extra, **fields))
-    return cast(
-        QuerySet[Any], queryset.values("id", "my_reaction", "favourited", *MEME_COLUMNS, *extra, **fields)
-    )
+def item_values(queryset: QuerySet[Meme], **named: Any) -> QuerySet[Any]:
+    """The columns a feed item is built from (see feed.api.feed_item)."""
+    fields = {"template_slug": F("template__slug"), "template_name": F("template__name"), **named}
+    return cast(QuerySet[Any], queryset.values("id", "my_reaction", "favourited", *MEME_COLUMNS, **fields))
 
 
 # --- pages -------------------------------------------------------------------
@@ -182,56 +173,93 @@ def next_page(reader: Any, state: FeedState, size: int) -> Page:
 
 
 def _read(reader: Any, state: FeedState, limit: int) -> list[dict[str, Any]]:
-    positions = FeedPosition.objects.filter(
-        session=state.session, position__gt=state.position, meme__status=Meme.Status.READY
-    ).order_by("position")
-    rows = item_values(with_reader_state(positions, reader, meme="meme_id"), "meme__", "position")
-    return list(rows[:limit])
+    params = {
+        "session": state.session,
+        "position": state.position,
+        "reader": reader.pk if reader.is_authenticated else None,
+        "limit": limit,
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(_read_sql(), params)
+        names = [column[0] for column in cursor.description]
+        return [_converted(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+
+
+def _converted(row: dict[str, Any]) -> dict[str, Any]:
+    """Python values from a raw row: JSON arrives as text, SQLite's datetimes as text."""
+    if isinstance(row["texts"], str):
+        row["texts"] = json.loads(row["texts"])
+    if isinstance(row["created_at"], str):
+        row["created_at"] = datetime.fromisoformat(row["created_at"]).replace(tzinfo=UTC)
+    row["favourited"] = bool(row["favourited"])
+    return row
+
+
+# The two statements every feed page runs are written out in SQL and built once
+# per process: Django's query compiler spends about a millisecond on each, more
+# than PostgreSQL spends running them (bench/feed.py). They read as the ORM
+# queries in item_values / with_reader_state do, and the feed tests hold them to it.
+MEME, POSITION, TEMPLATE = Meme._meta.db_table, FeedPosition._meta.db_table, Template._meta.db_table
+REACTION, FAVOURITE = Reaction._meta.db_table, Favourite._meta.db_table
+READY = Meme.Status.READY.value
+
+
+@functools.cache
+def _read_sql() -> str:
+    columns = ", ".join(f"m.{column}" for column in MEME_COLUMNS)
+    return f"""
+        SELECT p.position, m.id, {columns}, t.slug AS template_slug, t.name AS template_name,
+            COALESCE((SELECT r.value FROM {REACTION} r
+                      WHERE r.user_id = %(reader)s AND r.meme_id = m.id), 0) AS my_reaction,
+            EXISTS (SELECT 1 FROM {FAVOURITE} f
+                    WHERE f.user_id = %(reader)s AND f.meme_id = m.id) AS favourited
+        FROM {POSITION} p
+        JOIN {MEME} m ON m.id = p.meme_id
+        JOIN {TEMPLATE} t ON t.id = m.template_id
+        WHERE p.session = %(session)s AND p.position > %(position)s AND m.status = '{READY}'
+        ORDER BY p.position
+        LIMIT %(limit)s"""
 
 
 def extend(state: FeedState) -> int:
     """Append up to CHUNK memes the session lacks, best first; returns how many."""
-    sql, params = _extension_sql(state)
+    params = {"session": state.session, "template": state.template_id}
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(_extension_sql(state.sort, state.template_id is not None), params)
         return max(int(cursor.rowcount), 0)
 
 
-def _candidates(state: FeedState) -> QuerySet[Meme]:
-    memes = Meme.objects.visible()
-    if state.template_id is not None:
-        memes = memes.filter(template_id=state.template_id)
-    held = FeedPosition.objects.filter(session=state.session, meme=OuterRef("pk"))
-    return memes.filter(~Exists(held))
-
-
-def _extension_sql(state: FeedState) -> tuple[str, list[Any]]:
+@functools.cache
+def _extension_sql(sort: Sort, one_template: bool) -> str:
     """One INSERT … SELECT: the best CHUNK memes the session lacks, numbered on
     from the session's last position. In hot and top, ranked memes take four
-    slots in five (1-4, 6-9, …) and the newest memes with few votes the fifth."""
-    key = ORDERINGS[state.sort][0]
-    explore = state.sort != "new"
+    slots in five (1-4, 6-9, …) and the newest memes with few votes the fifth.
+
+    INSERT comes first and WITH inside it: Python's sqlite3 reports no rowcount
+    for a statement that starts with WITH. "WHERE true" lets SQLite parse ON
+    CONFLICT after a SELECT."""
+    key = ORDERINGS[sort][0]
+    explore = sort != "new"
     ranked_count = CHUNK - CHUNK // EXPLORE_EVERY if explore else CHUNK
-    ranked, params = (
-        _candidates(state).order_by(f"-{key}", "-id").values("id", key)[:ranked_count].query.sql_with_params()
+    wanted = (
+        f"m.status = '{READY}'"
+        + (" AND m.template_id = %(template)s" if one_template else "")
+        + f" AND NOT EXISTS (SELECT 1 FROM {POSITION} held"
+        " WHERE held.session = %(session)s AND held.meme_id = m.id)"
     )
     ctes = [
-        f"ranked_raw AS ({ranked})",
+        f"ranked_raw AS (SELECT m.id, m.{key} FROM {MEME} m WHERE {wanted}"
+        f" ORDER BY m.{key} DESC, m.id DESC LIMIT {ranked_count})",
         f"ranked AS (SELECT id, ROW_NUMBER() OVER (ORDER BY {key} DESC, id DESC) AS rn FROM ranked_raw)",
     ]
-    slots = (
-        f"SELECT id, rn + (rn - 1) / {EXPLORE_EVERY - 1} AS slot FROM ranked"
-        if explore
-        else ("SELECT id, rn AS slot FROM ranked")
-    )
-    all_params = list(params)
-    if explore:
-        few = _candidates(state).alias(votes=F("likes") + F("dislikes")).filter(votes__lt=FEW_VOTES)
-        # Twice as many as there are slots: the ranked part may already hold some.
-        newest, newest_params = (
-            few.order_by("-created_at", "-id")
-            .values("id", "created_at")[: 2 * CHUNK // EXPLORE_EVERY]
-            .query.sql_with_params()
+    slots = f"SELECT id, rn + (rn - 1) / {EXPLORE_EVERY - 1} AS slot FROM ranked"
+    if not explore:
+        slots = "SELECT id, rn AS slot FROM ranked"
+    else:
+        # Twice as many newest memes as slots: the ranked part may hold some already.
+        newest = (
+            f"SELECT m.id, m.created_at FROM {MEME} m WHERE {wanted} AND m.likes + m.dislikes < {FEW_VOTES}"
+            f" ORDER BY m.created_at DESC, m.id DESC LIMIT {2 * CHUNK // EXPLORE_EVERY}"
         )
         ctes.append(
             "explore AS (SELECT id, ROW_NUMBER() OVER (ORDER BY created_at DESC, id DESC) AS rn"
@@ -241,17 +269,12 @@ def _extension_sql(state: FeedState) -> tuple[str, list[Any]]:
             f" UNION ALL SELECT id, rn * {EXPLORE_EVERY} AS slot FROM explore"
             f" WHERE rn <= {CHUNK // EXPLORE_EVERY}"
         )
-        all_params += newest_params
-    table = FeedPosition._meta.db_table
-    # INSERT first and WITH inside it: Python's sqlite3 reports no rowcount for a
-    # statement that starts with WITH. "WHERE true" lets SQLite parse ON CONFLICT.
-    sql = (
-        f"INSERT INTO {table} (session, position, meme_id) WITH {', '.join(ctes)} "
-        f"SELECT %s, (SELECT COALESCE(MAX(position), 0) FROM {table} WHERE session = %s)"
+    return (
+        f"INSERT INTO {POSITION} (session, position, meme_id) WITH {', '.join(ctes)} "
+        f"SELECT %(session)s, (SELECT COALESCE(MAX(position), 0) FROM {POSITION} WHERE session = %(session)s)"
         f" + ROW_NUMBER() OVER (ORDER BY slot), id FROM ({slots}) slots WHERE true "
         "ON CONFLICT DO NOTHING"
     )
-    return sql, [*all_params, state.session, state.session]
 
 
 # --- lookups the API needs without a query per request --------------------------
@@ -316,7 +339,7 @@ def favourites_page(reader: Any, after: tuple[datetime, int] | None, size: int) 
         .order_by("-favourited_by__created_at", "-favourited_by__id")
     )
     named = {"favourited_at": F("favourited_by__created_at"), "favourite_id": F("favourited_by__id")}
-    rows = list(item_values(with_reader_state(memes, reader), "", **named)[: size + 1])
+    rows = list(item_values(with_reader_state(memes, reader), **named)[: size + 1])
     last = rows[size - 1] if len(rows) > size else None
     return FavouritesPage(rows[:size], (last["favourited_at"], last["favourite_id"]) if last else None)
 

@@ -4,6 +4,8 @@ address out exactly like the sign-in page (django-axes)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -37,3 +39,22 @@ def test_repeated_failures_lock_the_account_out(client: Client, alice: User) -> 
         ask_token(client, "alice", "wrong")
     code, _ = ask_token(client, "alice", PASSWORD)
     assert code in (403, 429)
+
+
+def test_a_revoked_token_stops_writes_at_once(client: Client, alice: User, template: Template) -> None:
+    from rest_framework.authtoken.models import Token
+
+    from feed.authentication import RememberedTokenAuthentication
+
+    meme = bulk_memes(template, 1)[0]
+    RememberedTokenAuthentication.forget_all()
+    _, body = ask_token(client, "alice", PASSWORD)
+    header: dict[str, Any] = {"HTTP_AUTHORIZATION": f"Token {body['token']}"}
+    assert client.get("/api/feed/", **header).status_code == 200
+    Token.objects.filter(user=alice).delete()
+    # Reads may go on for TOKEN_MEMORY_SECONDS in a process that knew the token…
+    assert client.get("/api/feed/", **header).status_code == 200
+    # …writes never do.
+    assert client.put(f"/api/memes/{meme.pk}/favourite/", **header).status_code in (401, 403)
+    RememberedTokenAuthentication.forget_all()
+    assert client.get("/api/feed/", **header).status_code in (401, 403)
