@@ -50,14 +50,15 @@ CAPTIONS = {
 }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
+    """One browser per test module. Playwright's sync API keeps an event loop in
+    this thread while it runs, which Django takes for async code: the ORM is
+    allowed beside it for this module only, and the loop ends with the module."""
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium (Playwright's download is unavailable)")
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API keeps an event loop in this thread, which Django
-    # would take for async code calling the ORM.
     before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
     try:
@@ -67,7 +68,7 @@ def chromium() -> Iterator[Any]:
             browser.close()
     finally:
         if before is None:
-            del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
