@@ -489,7 +489,7 @@ def without_texture(words: list[tuple[str, float]]) -> list[tuple[str, float]]:
 def read_text(image: Image.Image) -> list[OcrLine]:
     """Lines of text in the image in reading order (blocks top to bottom, lines
     within a block in order, turned text included), boxes in image pixels."""
-    regions = sorted(text_regions(image), key=lambda region: (region.box[1], region.box[0]))
+    regions = reading_order(text_regions(image))
     if not regions:
         return []
     page, placements = compose_page(regions)
@@ -504,6 +504,26 @@ def area_ratio(first: Box, second: Box) -> float:
     """The smaller box's area over the larger's."""
     areas = sorted((first[2] * first[3], second[2] * second[3]))
     return areas[0] / max(areas[1], 1)
+
+
+def reading_order(regions: Sequence[TextRegion]) -> list[TextRegion]:
+    """Regions top to bottom, and left to right within a row: regions sharing
+    most of their height are one row (the words of a line can fall into two
+    regions where a comma leaves a gap, and the taller one starts higher)."""
+    rows: list[list[TextRegion]] = []
+    for region in sorted(regions, key=lambda region: region.box[1] + region.box[3] / 2):
+        row = rows[-1] if rows else []
+        if row and vertical_share(row[-1].box, region.box) >= 0.5:
+            row.append(region)
+        else:
+            rows.append([region])
+    return [region for row in rows for region in sorted(row, key=lambda region: region.box[0])]
+
+
+def vertical_share(first: Box, second: Box) -> float:
+    """Rows two boxes share, over the shorter box's height."""
+    shared = min(first[1] + first[3], second[1] + second[3]) - max(first[1], second[1])
+    return max(0, shared) / max(1, min(first[3], second[3]))
 
 
 def overlap_ratio(first: Box, second: Box) -> float:
