@@ -26,8 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fit_check import template_files
-
+from bench.fit_check import template_files
 from generation.ocr import OcrLine, overlap_ratio, read_text
 from generation.render import Laid, layout_boxes, load_template, render_meme
 

@@ -15,10 +15,16 @@ def encoded(image: Image.Image, image_format: str, **options: object) -> bytes:
     return buffer.getvalue()
 
 
+def rgb(image: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    pixel = image.getpixel(xy)
+    assert isinstance(pixel, tuple)
+    return pixel
+
+
 def test_cmyk_jpeg_becomes_rgb() -> None:
     loaded = load_image(encoded(Image.new("CMYK", (100, 80), (0, 255, 255, 0)), "JPEG"), "print.jpg")
     assert loaded.image.mode == "RGB"
-    red, green, blue = loaded.image.getpixel((50, 40))
+    red, green, blue = rgb(loaded.image, (50, 40))
     assert red > 200 and green < 60 and blue < 60
     assert "CMYK converted to RGB" in loaded.notes
 
@@ -49,7 +55,7 @@ def test_plain_palette_image_keeps_its_colours() -> None:
 def test_animated_gif_keeps_its_first_frame() -> None:
     first, second = Image.new("RGB", (100, 80), (255, 0, 0)), Image.new("RGB", (100, 80), (0, 0, 255))
     loaded = load_image(encoded(first, "GIF", save_all=True, append_images=[second]), "dance.gif")
-    red, _, blue = loaded.image.getpixel((50, 40))
+    red, _, blue = rgb(loaded.image, (50, 40))
     assert red > 200 and blue < 60
     assert "animated image: kept the first frame" in loaded.notes
 

@@ -7,14 +7,14 @@ import pytest
 from PIL import Image
 
 from generation.layout import TextBox
-from generation.render import encode_meme, render_key, render_meme
+from generation.render import ImageFormat, encode_meme, render_key, render_meme
 from tests.golden.templates import template
 
 TEXTS = ["same inputs", "same bytes"]
 
 
 @pytest.mark.parametrize("fmt", ["webp", "jpeg"])
-def test_rendering_twice_gives_identical_bytes(fmt: str) -> None:
+def test_rendering_twice_gives_identical_bytes(fmt: ImageFormat) -> None:
     image, boxes = template("drake")
     first = encode_meme(render_meme(image, list(boxes), TEXTS).image, fmt)
     second = encode_meme(render_meme(image.copy(), list(boxes), list(TEXTS)).image, fmt)
