@@ -51,6 +51,7 @@ CAPTION_PUNCTUATION = set(".,!?'\"’‘“”-–—:;()&%$#@*/+=…")
 MIN_LINE_CONFIDENCE = 40  # mean word confidence (0..100) below which a short line is noise
 MIN_WORD_CONFIDENCE = 20  # below this a word must at least look like a word to stay
 MIN_SHORT_WORD_CONFIDENCE = 60  # below this a rare word of 1-3 letters is taken for texture
+STRAIGHT_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 # Common words of 1-3 letters (upper case), kept even when read with low confidence.
 COMMON_SHORT_WORDS = frozenset(
     {
@@ -417,6 +418,8 @@ def clean_word(word: str) -> str:
     """The word without characters no caption uses (OCR's |, ~, «, _ and the like)."""
     if word in ("|", "l", "[", "]"):  # a lone capital I, as Tesseract often reads it
         return "I"
+    # Tesseract reads straight quotes as curly ones about as often as not; captions are typed straight.
+    word = word.translate(STRAIGHT_QUOTES)
     return "".join(char for char in word if char.isalnum() or char in CAPTION_PUNCTUATION)
 
 
