@@ -524,9 +524,10 @@ def reading_order(regions: Sequence[TextRegion]) -> list[TextRegion]:
 
 
 def vertical_share(first: Box, second: Box) -> float:
-    """Rows two boxes share, over the shorter box's height."""
+    """Rows two boxes share, over the taller box's height: a one-line region
+    beside a two-line one is not on the same row as all of it."""
     shared = min(first[1] + first[3], second[1] + second[3]) - max(first[1], second[1])
-    return max(0, shared) / max(1, min(first[3], second[3]))
+    return max(0, shared) / max(1, first[3], second[3])
 
 
 def overlap_ratio(first: Box, second: Box) -> float:
