@@ -86,6 +86,7 @@ def extract_keywords(text: str) -> list[str]:
 def uses_keyword(text: str, keyword: str) -> bool:
     """Whether a caption uses a keyword: every word of it, raw or as its keyword form."""
     words = WORD.findall(text.lower())
+    words += [w.split("'")[0] for w in words if "'" in w]  # "yall're" uses "yall"
     forms = set(words) | {keyword_form(w) for w in words}
     return all(w in forms or keyword_form(w) in forms for w in keyword.split())
 

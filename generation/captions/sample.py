@@ -155,17 +155,20 @@ def sample_boxes(
     tokens = torch.full((len(rows), max(steps, 0)), ids.pad, dtype=torch.long, device=device)  # (B, steps)
     finished = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,)
     boost = KeywordBoost(model, rows)
-    bonus = boost.bonus(settings.keyword_boost)  # (B, V) or None
+    bonus = boost.bonus(settings.keyword_boost)  # (2, B, V) or None
     used = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,) a keyword was started
     out = gpt(input_ids=input_ids, attention_mask=attention, position_ids=positions, use_cache=True)
     for t in range(steps):
         logits = constrain(out.logits[:, -1, :].float(), ids, live)  # (b, V) for the b rows still running
         if bonus is not None:  # nudge rows that have not used a keyword yet towards one
-            logits += bonus[live.rows] * (~used[live.rows]).unsqueeze(1)
+            at_start = live.box_len == 0  # (b,) the next token starts a box
+            nudge = torch.where(at_start[:, None], bonus[1, live.rows], bonus[0, live.rows])  # (b, V)
+            logits += nudge * (~used[live.rows]).unsqueeze(1)
+            boost.end_words(logits, live.rows)
         nxt = pick_tokens(logits, settings, generator)  # (b,)
         if bonus is not None:
-            nxt = boost.complete(nxt, live.rows, used)
-            used[live.rows] |= bonus[live.rows, nxt] > 0
+            nxt = boost.complete(nxt, live.rows, used, at_start)
+            used[live.rows] |= nudge.gather(1, nxt[:, None]).squeeze(1) > 0
         tokens[live.rows, t] = nxt
         done = live.advance(nxt, ids)  # (b,)
         finished[live.rows[done]] = True
@@ -194,35 +197,60 @@ def sample_boxes(
 class KeywordBoost:
     """Helps rows use their keywords: a logit bonus on each keyword's first token until one is
     started, then the rest of that keyword's tokens, so a started keyword is finished whole
-    ("qu" + "antum", not "qu" + "ise")."""
+    ("qu" + "antum", not "qu" + "ise"). Mid-box the bonus goes to the spelling with a leading
+    space, at a box's start to the bare one, so a keyword never glues onto the previous word."""
 
     def __init__(self, model: CaptionModel, rows: list[Row]) -> None:
         self.vocab, self.device = len(model.tokenizer), model.device
-        self.spellings: list[list[list[int]]] = []  # per row: token ids of each keyword spelling
+        # per row, per position (0 = mid-box, 1 = box start): token ids of each keyword spelling
+        self.spellings: list[tuple[list[list[int]], list[list[int]]]] = []
         for row in rows:
-            texts = [s for k in row.keywords for s in (" " + k, k)]  # mid-box and box-start spellings
-            self.spellings.append([ids for ids in encode_texts(model.tokenizer, texts) if ids])
+            mid = [ids for ids in encode_texts(model.tokenizer, [" " + k for k in row.keywords]) if ids]
+            start = [ids for ids in encode_texts(model.tokenizer, row.keywords) if ids]
+            self.spellings.append((mid, start))
         self.pending: dict[int, list[int]] = {}  # row -> tokens still to force
+        self.ended: set[int] = set()  # rows whose keyword just ended: the next token must not extend it
+        vocab = model.tokenizer.convert_ids_to_tokens(list(range(self.vocab)))
+        # Byte-level BPE: a token that starts a new word begins with "Ġ" (a space) or punctuation.
+        self.extends_word = torch.tensor([t[:1].isalnum() for t in vocab], device=self.device)  # (V,)
 
     def bonus(self, nats: float) -> torch.Tensor | None:
-        """(B, V) bonus on first tokens, or None when boosting is off or no row has keywords."""
-        if nats <= 0 or not any(self.spellings):
+        """(2, B, V) bonus on first tokens (mid-box, box start), or None when off or no keywords."""
+        if nats <= 0 or not any(mid for mid, _ in self.spellings):
             return None
-        out = torch.zeros((len(self.spellings), self.vocab), device=self.device)
-        for i, spellings in enumerate(self.spellings):
-            out[i, [ids[0] for ids in spellings]] = nats
+        out = torch.zeros((2, len(self.spellings), self.vocab), device=self.device)
+        for i, pair in enumerate(self.spellings):
+            for position, spellings in enumerate(pair):
+                out[position, i, [ids[0] for ids in spellings]] = nats
         return out
 
-    def complete(self, nxt: torch.Tensor, rows: torch.Tensor, used: torch.Tensor) -> torch.Tensor:
+    def complete(
+        self, nxt: torch.Tensor, rows: torch.Tensor, used: torch.Tensor, at_start: torch.Tensor
+    ) -> torch.Tensor:
         """(b,) next tokens, with the rest of a just-started keyword forced in place of samples."""
-        tokens, originals, done = nxt.tolist(), rows.tolist(), used[rows].tolist()
+        tokens, originals, done, starts = nxt.tolist(), rows.tolist(), used[rows].tolist(), at_start.tolist()
         for i, (token, row) in enumerate(zip(tokens, originals, strict=True)):
             if self.pending.get(row):
                 tokens[i] = self.pending[row].pop(0)
+                if not self.pending[row]:
+                    self.ended.add(row)
             elif not done[i]:
-                rest: list[int] = next((ids[1:] for ids in self.spellings[row] if ids[0] == token), [])
-                self.pending[row] = list(rest)
+                spellings = self.spellings[row][int(starts[i])]
+                rest: list[int] | None = next((ids[1:] for ids in spellings if ids[0] == token), None)
+                if rest is not None:
+                    self.pending[row] = list(rest)
+                    if not rest:
+                        self.ended.add(row)
         return torch.tensor(tokens, dtype=nxt.dtype, device=nxt.device)
+
+    def end_words(self, logits: torch.Tensor, rows: torch.Tensor) -> None:
+        """After a keyword, forbid tokens that would run on into it ("wait" + "bairs")."""
+        if not self.ended:
+            return
+        for i, row in enumerate(rows.tolist()):
+            if row in self.ended:
+                logits[i, self.extends_word] = float("-inf")
+        self.ended.clear()
 
 
 class Progress:

@@ -10,6 +10,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from generation.captions.config import SamplingSettings
+
 os.environ.setdefault(
     "OMP_WAIT_POLICY", "PASSIVE"
 )  # see train_captions: spinning threads thrash a shared CPU
@@ -24,18 +26,25 @@ class Command(BaseCommand):
         parser.add_argument("--keywords", default="", help="comma-separated, at most 3")
         parser.add_argument("--example", action="append", default=[], help="example caption (repeatable)")
         parser.add_argument("-n", type=int, default=5)
-        parser.add_argument("--temperature", type=float, default=0.9)
-        parser.add_argument("--top-k", type=int, default=40)
-        parser.add_argument("--top-p", type=float, default=0.95)
+        defaults = SamplingSettings()
+        parser.add_argument("--temperature", type=float, default=defaults.temperature)
+        parser.add_argument("--top-k", type=int, default=defaults.top_k)
+        parser.add_argument("--top-p", type=float, default=defaults.top_p)
+        parser.add_argument("--keyword-boost", type=float, default=defaults.keyword_boost)
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        from generation.captions import CaptionError, CaptionRequest, SamplingSettings, load_caption_model
+        from generation.captions import CaptionError, CaptionRequest, load_caption_model
 
         keywords = [k for k in opts["keywords"].split(",") if k.strip()] if opts["keywords"] else []
         request = CaptionRequest(opts["template"], opts["boxes"], keywords, opts["example"], opts["n"])
-        sampling = SamplingSettings(temperature=opts["temperature"], top_k=opts["top_k"], top_p=opts["top_p"])
+        sampling = SamplingSettings(
+            temperature=opts["temperature"],
+            top_k=opts["top_k"],
+            top_p=opts["top_p"],
+            keyword_boost=opts["keyword_boost"],
+        )
         try:
             model = load_caption_model(Path(opts["model"] or settings.CAPTION_MODEL_DIR))
             captions = model.write([request], sampling, rng_seed=opts["seed"])
