@@ -25,6 +25,7 @@ from django.utils.text import slugify
 from feed.models import Template
 from generation.images import MAX_BYTES, ImageRejected, encode_image, load_image
 from generation.layout import LayoutError, boxes_to_json, parse_boxes
+from generation.render import mark_position_for
 
 IMAGE_NAMES = ("default.jpg", "default.jpeg", "default.png", "default.webp", "default.gif")
 MAX_CONFIG_BYTES = 256 * 1024
@@ -72,13 +73,13 @@ def read_template_folder(folder: Path, model_key: str = "") -> TemplateSpec:
     image_path = _find_image(folder)
     try:
         normalised = load_image(image_path.read_bytes(), image_path.name)
-        boxes = boxes_to_json(parse_boxes(_clamped_to_image(config.get("text"))))
+        parsed = parse_boxes(_clamped_to_image(config.get("text")))
     except (ImageRejected, LayoutError) as error:
         raise TemplateImportError(str(error)) from None
     image_bytes = encode_image(normalised.image, "JPEG", quality=90)
     values = {
         "name": _text(config.get("name"), "name", required=True),
-        "boxes": boxes,
+        "boxes": boxes_to_json(parsed),
         "keywords": _texts(config.get("keywords"), "keywords"),
         "alternative_names": _texts(config.get("alternative_names"), "alternative_names"),
         "example_captions": _examples(config),
@@ -89,8 +90,8 @@ def read_template_folder(folder: Path, model_key: str = "") -> TemplateSpec:
     model_key = _text(config.get("model_key"), "model_key") or model_key
     if model_key:
         values["model_key"] = model_key
-    if config.get("mark_position"):
-        values["mark_position"] = _text(config.get("mark_position"), "mark_position")
+    # The AI-generated mark goes in the corner that hides the least text.
+    values["mark_position"] = _text(config.get("mark_position"), "mark_position") or mark_position_for(parsed)
     slug = slugify(folder.name)
     if not slug:
         raise TemplateImportError("the folder name makes no usable slug")

@@ -16,6 +16,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any, Literal, Protocol
 
 from django.conf import settings
@@ -29,6 +30,7 @@ from PIL import Image
 from feed.models import GenerationJob, Meme, Template
 from generation.images import ImageRejected, load_image
 from generation.layout import parse_boxes
+from generation.render import resized_template
 
 log = logging.getLogger(__name__)
 
@@ -217,21 +219,28 @@ def _render_file(meme: Meme) -> str:
     if default_storage.exists(name):  # a retry reuses what an earlier attempt wrote
         return name
     rendered = render_meme(
-        _template_image(template), boxes, texts, width=width, mark_position=template.mark_position
+        _template_image(template, width), boxes, texts, width=width, mark_position=template.mark_position
     )
     saved = default_storage.save(name, ContentFile(encode_meme(rendered.image, fmt)))
     return str(saved)
 
 
-def _template_image(template: Template) -> Image.Image:
+def _template_image(template: Template, width: int) -> Image.Image:
     try:
-        with template.image.open("rb") as handle:
-            data = handle.read()
-        return load_image(data, template.slug).image
+        return _template_at_width(str(template.image.name), template.image_sha256, width)
+    except ImageRejected as error:
+        raise PermanentFailure(f"template image unusable: {error}") from None
     except (OSError, ValueError) as error:
-        if isinstance(error, ImageRejected):
-            raise PermanentFailure(f"template image unusable: {error}") from None
         raise PermanentFailure(f"template image missing: {error}") from None
+
+
+@lru_cache(maxsize=32)
+def _template_at_width(name: str, sha256: str, width: int) -> Image.Image:
+    """A template decoded and resized once per worker process; the hash in the
+    key means a replaced image is loaded afresh. render_meme draws on a copy."""
+    with default_storage.open(name, "rb") as handle:
+        data = handle.read()
+    return resized_template(load_image(data, name).image, width)
 
 
 def _mark_ready(meme: Meme, image_name: str) -> int:
