@@ -159,7 +159,7 @@ def load(first_id: int, last_id: int, reactions: int) -> dict[str, float]:
                    CASE WHEN random() < m.quality THEN 1 ELSE -1 END AS value
             FROM (SELECT n, 0.25 + 0.65 * ((n * 2654435761) %% 1000) / 1000.0 AS quality,
                          least(%s, floor(-ln(1 - random()) * %s))::int AS k
-                  FROM generate_series(%s, %s) n WHERE n %% 100 > 1) m,
+                  FROM generate_series(%s::bigint, %s::bigint) n WHERE n %% 100 > 1) m,
                  generate_series(1, m.k) g,
                  (SELECT array_agg(id ORDER BY id) AS ids, count(*) AS count FROM auth_user) readers
             LIMIT %s
@@ -184,7 +184,8 @@ def load(first_id: int, last_id: int, reactions: int) -> dict[str, float]:
                 extract(epoch FROM g.at - %s) / %s
                   + (coalesce(v.likes, 0) + 0.5 * %s) / (coalesce(v.likes, 0) + coalesce(v.dislikes, 0) + %s),
                 800, 600 + (g.n %% 5) * 50
-            FROM (SELECT n, now() - random() * interval '30 days' AS at FROM generate_series(%s, %s) n) g
+            FROM (SELECT n, now() - random() * interval '30 days' AS at
+                  FROM generate_series(%s::bigint, %s::bigint) n) g
             LEFT JOIN (SELECT meme_id, count(*) FILTER (WHERE value = 1) AS likes,
                               count(*) FILTER (WHERE value = -1) AS dislikes
                        FROM bench_votes GROUP BY meme_id) v ON v.meme_id = g.n,

@@ -6,19 +6,24 @@ the serializers in feed.serializers, whose messages become 400 responses."""
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth import authenticate
 from django.core.files.storage import FileSystemStorage, default_storage
 from django.utils.encoding import filepath_to_uri
+from django.utils.functional import empty
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -54,12 +59,29 @@ def absolute(origin: str, url: str) -> str:
     return origin + url if url.startswith("/") else url
 
 
+PLAIN_NAME = re.compile(r"[A-Za-z0-9/._-]+")
+
+
 def media_url(name: str) -> str:
-    """The storage's URL for a file; for local files without urljoin, which was
-    a fifth of a feed page's Python time (bench/feed.py)."""
-    if isinstance(default_storage, FileSystemStorage) and default_storage.base_url.startswith("/"):
-        return default_storage.base_url + filepath_to_uri(name)
-    return default_storage.url(name)
+    """The storage's URL for a file. Local files skip urljoin and the storage's
+    lazy wrapper, and names of URL-safe characters (all the renderer writes)
+    skip quoting: together a fifth of a feed page's Python time (bench/feed.py)."""
+    base = local_media_base()
+    if base is None:
+        return default_storage.url(name)
+    if PLAIN_NAME.fullmatch(name) and ".." not in name:
+        return base + name
+    return base + filepath_to_uri(name)
+
+
+def local_media_base() -> str | None:
+    """MEDIA_URL when files are on local disk behind a path; None for other storages."""
+    if default_storage._wrapped is empty:  # type: ignore[attr-defined]
+        default_storage._setup()  # type: ignore[attr-defined]
+    storage = default_storage._wrapped  # type: ignore[attr-defined]
+    if isinstance(storage, FileSystemStorage) and storage.base_url.startswith("/"):
+        return str(storage.base_url)
+    return None
 
 
 def feed_item(row: dict[str, Any], origin: str) -> dict[str, Any]:
@@ -81,7 +103,7 @@ def feed_item(row: dict[str, Any], origin: str) -> dict[str, Any]:
         "favourites": row["favourites"],
         "my_reaction": row["my_reaction"],
         "favourited": bool(row["favourited"]),
-        "created_at": row["created_at"],
+        "created_at": iso_time(row["created_at"]),
     }
 
 
@@ -90,10 +112,23 @@ def next_link(request: Request, cursor: str, **params: Any) -> str:
     return request.build_absolute_uri(f"{request.path}?{query}")
 
 
+@functools.cache
+def validator(serializer_class: type[serializers.Serializer[Any]]) -> serializers.Serializer[Any]:
+    """One serializer per class and process: DRF deep-copies a serializer's
+    fields for each new instance, which cost a feed page 0.4 ms; run_validation
+    keeps no state on the instance."""
+    return serializer_class()
+
+
 def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return dict(serializer.validated_data)
+    """The serializer's validated data, or a 400 naming each bad field."""
+    return dict(validator(serializer_class).run_validation(data))
+
+
+def iso_time(moment: datetime) -> str:
+    """As DRF's JSON encoder writes it, done here so rendering calls no Python hook per item."""
+    text = moment.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
 def meme_response(request: Request, meme_id: int, code: int = status.HTTP_200_OK) -> Response:
@@ -117,6 +152,7 @@ def in_feed(change: Callable[[], Any]) -> Any:
 class FeedView(APIView):
     authentication_classes = [SessionAuthentication, RememberedTokenAuthentication]
     permission_classes = [IsAuthenticated]
+    renderer_classes = [JSONRenderer]  # one renderer: no content negotiation per page
 
     @extend_schema(
         parameters=[FeedQuerySerializer],

@@ -180,9 +180,35 @@ def _read(reader: Any, state: FeedState, limit: int) -> list[dict[str, Any]]:
         "limit": limit,
     }
     with connection.cursor() as cursor:
-        cursor.execute(_read_sql(), params)
+        if connection.vendor == "postgresql":
+            _execute_prepared(cursor, params)
+        else:
+            cursor.execute(_read_sql(), params)
         names = [column[0] for column in cursor.description]
         return [_converted(dict(zip(names, row, strict=True))) for row in cursor.fetchall()]
+
+
+# PostgreSQL plans the page query in about as long as it runs it (0.45 ms
+# against 0.3 ms at a million memes): each connection prepares it once.
+PREPARED_READ = "memesite_feed_page"
+_prepared_on: set[tuple[int, int]] = set()
+
+
+def _execute_prepared(cursor: Any, params: dict[str, Any]) -> None:
+    raw = connection.connection
+    key = (id(raw), raw.get_backend_pid()) if raw is not None else (0, 0)
+    run = f"EXECUTE {PREPARED_READ} (%(session)s, %(position)s, %(reader)s, %(limit)s)"
+    if key not in _prepared_on:
+        numbered = _read_sql()
+        for number, name in enumerate(("session", "position", "reader", "limit"), start=1):
+            numbered = numbered.replace(f"%({name})s", f"${number}")
+        # Prepared and run in one round trip (and, for Django, one query). The
+        # DEALLOCATE clears a half-done earlier attempt; nothing else here prepares.
+        prepare = f"PREPARE {PREPARED_READ} (bigint, integer, integer, integer) AS {numbered}"
+        cursor.execute(f"DEALLOCATE ALL; {prepare}; {run}", params)
+        _prepared_on.add(key)
+        return
+    cursor.execute(run, params)
 
 
 def _converted(row: dict[str, Any]) -> dict[str, Any]:

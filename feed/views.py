@@ -40,7 +40,8 @@ def meme_page(request: HttpRequest, meme_id: int) -> HttpResponse:
     if row is None:
         raise Http404("There is no such meme.")
     item = feed_item(row, f"{request.scheme}://{request.get_host()}")
-    return render(request, "feed/meme.html", {"item": item, "report_reasons": Report.Reason.choices})
+    context = {"item": item, "created_at": row["created_at"], "report_reasons": Report.Reason.choices}
+    return render(request, "feed/meme.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -35,3 +35,10 @@ def test_the_image_can_be_downloaded(client: Client, alice: User, template: Temp
     page = client.get(f"/m/{meme.pk}/").content.decode()
     assert f'href="http://testserver{meme.image.url}" download="memesite-{meme.pk}"' in page
     assert 'data-action="like"' in page
+
+
+def test_the_page_says_when_the_meme_was_made(client: Client, template: Template) -> None:
+    meme = pictured_meme(template, ["top", "bottom"], "teal")
+    page = client.get(f"/m/{meme.pk}/").content.decode()
+    made = meme.created_at
+    assert f'<time datetime="{made.isoformat().replace("+00:00", "Z")}">{made.day} {made:%b %Y}</time>' in page
