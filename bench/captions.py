@@ -76,10 +76,16 @@ def main() -> None:
     parser.add_argument("--single", type=int, default=24, help="captions generated one at a time")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--temperature", type=float, default=None, help="default: SamplingSettings")
+    parser.add_argument("--top-k", type=int, default=None)
+    parser.add_argument("--top-p", type=float, default=None)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     model = load_caption_model(Path(args.model), "cpu")
     settings = SamplingSettings()
+    for name in ("temperature", "top_k", "top_p"):
+        if getattr(args, name) is not None:
+            setattr(settings, name, getattr(args, name))
     batched(model, prompts(model, 16, 1), settings)  # warm-up
     # Alternate the two a few times and keep medians: other work on a shared CPU comes and goes.
     fast = statistics.median(

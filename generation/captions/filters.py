@@ -9,6 +9,7 @@ caption (2.4 MB for 304k captions, instead of shipping the captions).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -34,16 +35,47 @@ def caption_hashes(captions: Iterable[list[str]]) -> np.ndarray:
     return np.unique(np.fromiter((caption_hash(c) for c in captions), dtype=np.uint64))
 
 
-@lru_cache(maxsize=1)
-def _profanity() -> Any:
-    from better_profanity import profanity
+# better-profanity's own letter substitutions ("sh1t", "@ss", "f*ck"-style stars for vowels).
+LEET = {
+    "a": "a@*4",
+    "i": "i*l1",
+    "o": "o*0@",
+    "u": "u*v",
+    "v": "v*u",
+    "l": "l1",
+    "e": "e*3",
+    "s": "s$5",
+    "t": "t7",
+}
 
-    profanity.load_censor_words()
-    return profanity
+
+def _variant(entry: str) -> str:
+    """Regex for one word-list entry with every substitution; words of a phrase across spaces."""
+    return r"\s+".join(
+        "".join(f"[{re.escape(LEET[c])}]" if c in LEET else re.escape(c) for c in word)
+        for word in entry.split()
+    )
+
+
+@lru_cache(maxsize=1)
+def _profanity_pattern() -> re.Pattern[str]:
+    """better-profanity's word list (916 entries) and substitutions as one regex.
+
+    Same words and variants as ``profanity.contains_profanity``, which took ~70 ms a caption
+    here (it compares every word with every entry in Python); this takes well under 1 ms.
+    """
+    import better_profanity
+
+    listing = Path(better_profanity.__file__).parent / "profanity_wordlist.txt"
+    entries = {
+        line.strip().lower() for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()
+    }
+    alternatives = sorted((_variant(e) for e in entries), key=len, reverse=True)
+    return re.compile(r"(?<![\w@$*])(?:" + "|".join(alternatives) + r")(?![\w@$*])")
 
 
 def is_profane(text: str) -> bool:
-    return bool(_profanity().contains_profanity(text))
+    return _profanity_pattern().search(text.lower()) is not None
 
 
 @lru_cache(maxsize=1)

@@ -105,23 +105,51 @@ def constrain(logits: torch.Tensor, ids: SpecialIds, live: Progress) -> torch.Te
     return logits
 
 
+NUCLEUS_TIERS = (256,)  # candidates examined for top-p before a row's vocabulary is sorted in full
+
+
 def pick_tokens(logits: torch.Tensor, settings: SamplingSettings, generator: torch.Generator) -> torch.Tensor:
     """(B,) next tokens: temperature, then top-k, then top-p (nucleus) sampling.
 
-    Works on the k best logits only: sorting and sampling 40 values per row instead of the whole
-    vocabulary (torch.multinomial over 6k tokens costs more than the model's forward pass on CPU).
+    Sorting the whole 6k-token vocabulary of every row each step cost more than the model's
+    forward pass on CPU, so each row's nucleus is looked for among its best 256 tokens first,
+    and only rows whose nucleus is wider are sorted in full. Exact either way.
     """
     logits = logits / max(settings.temperature, 1e-5)  # (B, V)
-    k = settings.top_k if 0 < settings.top_k < logits.size(-1) else logits.size(-1)
-    values, indices = torch.topk(logits, k)  # (B, k), best first
-    if 0 < settings.top_p < 1:
-        probs = torch.softmax(values, dim=-1)
-        values = values.masked_fill(
-            probs.cumsum(-1) - probs > settings.top_p, float("-inf")
-        )  # keep first over p
-    cdf = torch.softmax(values, dim=-1).cumsum(-1)  # (B, k)
-    u = torch.rand((logits.size(0), 1), generator=generator, device=logits.device)  # (B, 1)
-    choice = (cdf < u).sum(-1).clamp(max=k - 1)  # inverse-CDF sampling, (B,)
+    vocab = logits.size(-1)
+    if 0 < settings.top_k < vocab:  # top-k first, then top-p over the renormalised k
+        values, indices = torch.topk(logits, settings.top_k)  # (B, k), best first
+        return sample_nucleus(values, indices, values.logsumexp(-1, keepdim=True), settings.top_p, generator)
+    total = logits.logsumexp(-1, keepdim=True)  # (B, 1) log of the softmax denominator
+    out = torch.empty(logits.size(0), dtype=torch.long, device=logits.device)
+    todo = torch.arange(logits.size(0), device=logits.device)  # rows not sampled yet
+    nucleus = 0 < settings.top_p < 1
+    for k in (*NUCLEUS_TIERS, vocab) if nucleus else (vocab,):
+        if k < vocab:
+            values, indices = torch.topk(logits[todo], k)  # (t, k), best first
+            done = (values - total[todo]).exp().sum(-1) >= settings.top_p  # (t,) nucleus within k
+        else:  # torch.sort beats topk(k=V) on CPU
+            values, indices = torch.sort(logits[todo], descending=True)  # (t, V)
+            done = torch.ones_like(todo, dtype=torch.bool)
+        if bool(done.any()):
+            rows = todo[done]
+            out[rows] = sample_nucleus(values[done], indices[done], total[rows], settings.top_p, generator)
+        todo = todo[~done]
+        if len(todo) == 0:
+            break
+    return out
+
+
+def sample_nucleus(
+    values: torch.Tensor, indices: torch.Tensor, total: torch.Tensor, top_p: float, generator: torch.Generator
+) -> torch.Tensor:
+    """(b,) samples among sorted candidates (b, k) whose probabilities are exp(values - total)."""
+    probs = (values - total).exp()  # (b, k), best first
+    if 0 < top_p < 1:
+        probs = probs * (probs.cumsum(-1) - probs < top_p)  # keep up to and including the first over p
+    cdf = probs.cumsum(-1)  # (b, k); its last column is the kept mass
+    u = torch.rand((values.size(0), 1), generator=generator, device=values.device) * cdf[:, -1:]
+    choice = (cdf < u).sum(-1).clamp(max=values.size(-1) - 1)  # inverse-CDF sampling, (b,)
     return indices.gather(1, choice[:, None]).squeeze(1)
 
 

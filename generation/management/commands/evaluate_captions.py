@@ -28,10 +28,17 @@ class Command(BaseCommand):
         parser.add_argument("--max-captions", type=int, default=0, help="0 = every held-out caption")
         parser.add_argument("--seed", type=int, default=1234)
         parser.add_argument("--device", default="cpu")
+        parser.add_argument(
+            "--keyword-boost",
+            type=float,
+            default=None,
+            help="override the sampler's default (0 = the model alone)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         import torch
 
+        from generation.captions.config import SamplingSettings
         from generation.captions.errors import CaptionError
         from generation.captions.evaluate import EvalSettings, evaluate
         from generation.captions.model import load_caption_model
@@ -49,7 +56,10 @@ class Command(BaseCommand):
             max_captions=opts["max_captions"],
         )
         try:
-            metrics = evaluate(model, Path(opts["data"]), ev)
+            sampling = SamplingSettings()
+            if opts["keyword_boost"] is not None:
+                sampling.keyword_boost = opts["keyword_boost"]
+            metrics = evaluate(model, Path(opts["data"]), ev, sampling)
         except (FileNotFoundError, ValueError) as error:
             raise CommandError(str(error)) from None
         if opts["json"]:
