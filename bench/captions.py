@@ -98,6 +98,10 @@ def main() -> None:
     print(
         f"model {model.version}, {params:.2f}M params, {args.threads} threads, median of {args.rounds} rounds"
     )
+    print(
+        f"sampling: T={settings.temperature}, top-k={settings.top_k}, top-p={settings.top_p}, "
+        f"max {settings.max_new_tokens} tokens"
+    )
     print(f"batched KV-cache sampling ({args.batch} per loop): {fast:8.1f} captions/s")
     print(f"one-at-a-time generate():                {slow:8.1f} captions/s")
     print(f"ratio: {fast / slow:.1f}x")
