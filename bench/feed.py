@@ -5,7 +5,8 @@
 1. loads 10,000 memes and 50,000 reactions in bulk (server-side INSERT …
    SELECT), serves them with gunicorn (2 sync workers) and measures with wrk
    (16 connections, one reader each, following `next` for 25 pages of 20 before
-   starting a new feed session) the feed and an empty DRF endpoint;
+   starting a new feed session) the feed and an empty DRF endpoint, in three
+   turns of 15 s each, reporting medians (the machine is shared);
 2. grows the data to --memes and --reactions, measures again;
 3. prints p50/p95 latency and requests/s, the feed/empty ratio, p95 at 1M over
    p95 at 10k, and EXPLAIN ANALYZE of the queries one feed page runs.
@@ -23,6 +24,7 @@ import os
 import secrets
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -292,21 +294,33 @@ def wrk(
     return result
 
 
-def measure(base: str, script: Path, seconds: int) -> dict[str, dict[str, Any]]:
+def measure(base: str, script: Path, seconds: int, rounds: int) -> dict[str, dict[str, Any]]:
+    """Empty endpoint and feed in turns, ``rounds`` times, medians reported: this
+    machine is shared, and turns spread whatever else runs over both."""
     feed = f"/api/feed/?page_size={PAGE_SIZE}"
-    wrk(base, feed, 5, script)  # warm: connections, caches, the slug map
-    results = {
-        "empty": wrk(base, "/api/bench/empty/", seconds, script, 1),
-        "feed": wrk(base, feed, seconds, script),
-    }
+    wrk(base, feed, 5, script)  # warm: connections, caches, the slug map, prepared statements
+    runs: dict[str, list[dict[str, Any]]] = {"empty": [], "feed": []}
+    for _ in range(rounds):
+        runs["empty"].append(wrk(base, "/api/bench/empty/", seconds, script, 1))
+        runs["feed"].append(wrk(base, feed, seconds, script))
+    results = {name: medians(found) for name, found in runs.items()}
     for name, result in results.items():
         say(
             f"  {name:5}: {result['per_second']:7.0f} req/s  p50 {result['p50_ms']:6.1f} ms  "
             f"p95 {result['p95_ms']:6.1f} ms  p99 {result['p99_ms']:6.1f} ms  "
-            f"({result['requests']} requests, {result['failed']} non-200, "
-            f"{result['socket_errors']} socket errors)"
+            f"(medians of {rounds} × {seconds} s; {result['failed']} non-200, "
+            f"{result['socket_errors']} socket errors; load average {os.getloadavg()[0]:.1f})"
         )
     return results
+
+
+def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    keys = ("per_second", "p50_ms", "p95_ms", "p99_ms")
+    found: dict[str, Any] = {key: statistics.median(run[key] for run in runs) for key in keys}
+    found["failed"] = sum(run["failed"] for run in runs)
+    found["socket_errors"] = sum(run["socket_errors"] for run in runs)
+    found["runs"] = runs
+    return found
 
 
 # --- plans -------------------------------------------------------------------------
@@ -339,7 +353,8 @@ def main() -> None:
     parser.add_argument("--memes", type=int, default=1_000_000)
     parser.add_argument("--reactions", type=int, default=5_000_000)
     parser.add_argument("--small-memes", type=int, default=10_000)
-    parser.add_argument("--seconds", type=int, default=20, help="each measurement")
+    parser.add_argument("--seconds", type=int, default=15, help="each measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="turns of empty and feed per size")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     require_postgres()
@@ -355,7 +370,7 @@ def main() -> None:
     load(1, args.small_memes, small_reactions)
     say(f"  {counts()[0]:,} memes, {counts()[1]:,} reactions in {time.monotonic() - started:.0f} s")
     with gunicorn(work) as base:
-        small = measure(base, script, args.seconds)
+        small = measure(base, script, args.seconds, args.rounds)
 
     say(f"loading up to {args.memes:,} memes and {args.reactions:,} reactions …")
     started = time.monotonic()
@@ -364,7 +379,7 @@ def main() -> None:
     load_seconds = time.monotonic() - started
     say(f"  {memes:,} memes, {reactions:,} reactions in {load_seconds:.0f} s ({json.dumps(timings)})")
     with gunicorn(work) as base:
-        large = measure(base, script, args.seconds)
+        large = measure(base, script, args.seconds, args.rounds)
 
     plans = explain_feed_page()
     ratio = large["feed"]["per_second"] / large["empty"]["per_second"]

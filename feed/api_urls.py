@@ -1,5 +1,6 @@
 """Routes under /api/."""
 
+from csp.decorators import csp_update
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
@@ -17,6 +18,13 @@ urlpatterns = [
     path("me/settings/", api.MySettingsView.as_view(), name="api-settings"),
     path("auth/token/", api.TokenView.as_view(), name="api-token"),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    # The split view serves its start-up script as a file: the site's CSP allows no inline script.
-    path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    # The split view serves its start-up script as a file: the site's CSP allows
+    # no inline script. Swagger UI injects a <style> element, allowed on this page only.
+    path(
+        "docs/",
+        csp_update({"style-src": ["'self'", "'unsafe-inline'"]})(
+            SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+        ),
+        name="api-docs",
+    ),
 ]
