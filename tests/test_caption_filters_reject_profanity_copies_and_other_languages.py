@@ -18,6 +18,8 @@ def test_a_verbatim_training_caption_is_rejected_whatever_its_case_or_spacing() 
 def test_profane_captions_are_rejected() -> None:
     assert make_filter().reason(["when the code compiles", "holy shit it works"]) == "profanity"
     assert make_filter().reason(["what the fuck is this code"]) == "profanity"
+    assert make_filter().reason(["sh1t, the build broke again"]) == "profanity"  # leetspeak
+    assert make_filter().reason(["ped.0. this whole night long"]) == "profanity"  # punctuation inside a word
 
 
 def test_captions_in_another_language_are_rejected() -> None:

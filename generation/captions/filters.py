@@ -75,7 +75,11 @@ def _profanity_pattern() -> re.Pattern[str]:
 
 
 def is_profane(text: str) -> bool:
-    return _profanity_pattern().search(text.lower()) is not None
+    """Checked as written and with punctuation inside words dropped, as better-profanity does
+    ("ped.0." reads as "ped0")."""
+    lowered = text.lower()
+    squeezed = re.sub(r"[^\w\s@$*|]", "", lowered)
+    return any(_profanity_pattern().search(t) is not None for t in (lowered, squeezed))
 
 
 @lru_cache(maxsize=1)
