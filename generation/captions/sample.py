@@ -105,15 +105,16 @@ def constrain(logits: torch.Tensor, ids: SpecialIds, live: Progress) -> torch.Te
     return logits
 
 
-NUCLEUS_TIERS = (256,)  # candidates examined for top-p before a row's vocabulary is sorted in full
+NUCLEUS_TIERS = (256, 1024, 2048)  # candidates searched for the nucleus before a full sort
 
 
 def pick_tokens(logits: torch.Tensor, settings: SamplingSettings, generator: torch.Generator) -> torch.Tensor:
     """(B,) next tokens: temperature, then top-k, then top-p (nucleus) sampling.
 
     Sorting the whole 6k-token vocabulary of every row each step cost more than the model's
-    forward pass on CPU, so each row's nucleus is looked for among its best 256 tokens first,
-    and only rows whose nucleus is wider are sorted in full. Exact either way.
+    forward pass on CPU, so each row's nucleus is looked for among its best 256, then 1,024, then
+    2,048 tokens (torch.topk), and only rows whose nucleus is wider still are sorted in full.
+    Exact either way: a row is sampled at the first tier whose candidates hold top_p of its mass.
     """
     logits = logits / max(settings.temperature, 1e-5)  # (B, V)
     vocab = logits.size(-1)
