@@ -41,4 +41,5 @@ def test_the_page_says_when_the_meme_was_made(client: Client, template: Template
     meme = pictured_meme(template, ["top", "bottom"], "teal")
     page = client.get(f"/m/{meme.pk}/").content.decode()
     made = meme.created_at
-    assert f'<time datetime="{made.isoformat().replace("+00:00", "Z")}">{made.day} {made:%b %Y}</time>' in page
+    stamp = made.isoformat().replace("+00:00", "Z")
+    assert f'<time datetime="{stamp}">{made.day} {made:%b %Y}</time>' in page
