@@ -192,13 +192,13 @@ def render_memes(meme_ids: Iterable[int]) -> int:
         pk__in=list(meme_ids), status=Meme.Status.QUEUED
     ):
         try:
-            name = _render_file(meme)
+            name, size = _render_file(meme)
         except PermanentFailure as error:
             Meme.objects.filter(pk=meme.pk, status=Meme.Status.QUEUED).update(
                 status=Meme.Status.FAILED, failure_reason=str(error)[:2000]
             )
         else:
-            ready += _mark_ready(meme, name)
+            ready += _mark_ready(meme, name, size)
         if meme.job_id:
             job_ids.add(meme.job_id)
     for job in GenerationJob.objects.filter(pk__in=job_ids):
@@ -206,7 +206,8 @@ def render_memes(meme_ids: Iterable[int]) -> int:
     return ready
 
 
-def _render_file(meme: Meme) -> str:
+def _render_file(meme: Meme) -> tuple[str, tuple[int, int]]:
+    """Render and store the meme's image; returns its storage name and pixel size."""
     from generation.render import encode_meme, render_key, render_meme
 
     template = meme.template
@@ -217,12 +218,13 @@ def _render_file(meme: Meme) -> str:
     key = render_key(template.image_sha256, boxes, texts, width, fmt, template.mark_position)
     name = f"memes/{key[:2]}/{key}.{'jpg' if fmt == 'jpeg' else fmt}"
     if default_storage.exists(name):  # a retry reuses what an earlier attempt wrote
-        return name
+        with default_storage.open(name, "rb") as handle, Image.open(handle) as stored:
+            return name, stored.size
     rendered = render_meme(
         _template_image(template, width), boxes, texts, width=width, mark_position=template.mark_position
     )
     saved = default_storage.save(name, ContentFile(encode_meme(rendered.image, fmt)))
-    return str(saved)
+    return str(saved), rendered.image.size
 
 
 def _template_image(template: Template, width: int) -> Image.Image:
@@ -243,10 +245,15 @@ def _template_at_width(name: str, sha256: str, width: int) -> Image.Image:
     return resized_template(load_image(data, name).image, width)
 
 
-def _mark_ready(meme: Meme, image_name: str) -> int:
+def _mark_ready(meme: Meme, image_name: str, size: tuple[int, int]) -> int:
     now = timezone.now()
     return Meme.objects.filter(pk=meme.pk, status=Meme.Status.QUEUED).update(
-        status=Meme.Status.READY, image=image_name, ready_at=now, **Meme.initial_scores(now)
+        status=Meme.Status.READY,
+        image=image_name,
+        width=size[0],
+        height=size[1],
+        ready_at=now,
+        **Meme.initial_scores(now),
     )
 
 

@@ -22,6 +22,7 @@ def test_rendered_memes_become_ready_with_an_image_and_scores(waiting: list[int]
         name = str(meme.image.name)
         assert name.startswith("memes/") and meme.image.storage.exists(name)
         assert meme.hot > 0 and meme.rating == pytest.approx(0.5)
+        assert (meme.width, meme.height) == (800, 600), "the feed reserves the image's space from these"
     assert GenerationJob.objects.get().status == "done"
 
 
