@@ -18,7 +18,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from feed.importer import CaptionedMemeError, template_from_captioned_meme
-from feed.models import Favourite, GenerationJob, Meme, Reaction, Template, UserSettings
+from feed.models import Favourite, GenerationJob, Meme, Reaction, Report, Template, UserSettings
 from generation.images import ImageRejected, encode_image, load_image
 from generation.layout import LayoutError, boxes_to_json, parse_boxes
 
@@ -255,6 +255,14 @@ class GenerationJobAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("meme", "user", "reason", "created_at")
+    list_filter = ("reason",)
+    list_select_related = ("meme", "user")
+    raw_id_fields = ("meme", "user")
 
 
 admin.site.register(UserSettings)

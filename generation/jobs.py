@@ -253,7 +253,8 @@ def _mark_ready(meme: Meme, image_name: str, size: tuple[int, int]) -> int:
         width=size[0],
         height=size[1],
         ready_at=now,
-        **Meme.initial_scores(now),
+        # New memes start from their template's like rate (see feed.models).
+        **Meme.initial_scores(now, prior=meme.template.like_rate),
     )
 
 

@@ -270,9 +270,11 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 CELERY_TASK_ROUTES = {
     "generation.tasks.write_captions": {"queue": "model"},
     "generation.tasks.*": {"queue": "default"},
+    "feed.tasks.*": {"queue": "default"},
 }
 CELERY_BEAT_SCHEDULE = {
     "sweep-stuck-generation": {"task": "generation.tasks.sweep", "schedule": env_int("SWEEP_SECONDS", 30, 1)},
+    "tidy-feed": {"task": "feed.tasks.tidy_feed", "schedule": 3600.0},
     "top-up-template-stock": {
         "task": "generation.tasks.top_up_stock",
         "schedule": env_int("TOP_UP_SECONDS", 60, 1),

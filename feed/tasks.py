@@ -1,0 +1,13 @@
+"""The feed's periodic upkeep, scheduled by Celery beat (CELERY_BEAT_SCHEDULE)."""
+
+from celery import shared_task
+
+from feed.models import Template
+from feed.ranking import forget_sessions
+
+
+@shared_task
+def tidy_feed() -> None:
+    """Forget day-old feed sessions; refresh the like rates new memes start from."""
+    forget_sessions()
+    Template.objects.refresh_like_rates()
