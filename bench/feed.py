@@ -23,7 +23,6 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -51,6 +50,7 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from feed import ranking  # noqa: E402
 from feed.models import EPOCH, HOT_HOURS_PER_RATING, PRIOR_VOTES, Template  # noqa: E402
 from generation.layout import boxes_to_json, default_boxes  # noqa: E402
+from tests.servers import free_port, wait_for_port  # noqa: E402
 
 CLIENTS = 16  # wrk connections, each one reader with its own token
 READERS = 20_000  # users who cast the reactions
@@ -224,12 +224,6 @@ def counts() -> tuple[int, int]:
 # --- server and load ----------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextlib.contextmanager
 def gunicorn(work: Path) -> Iterator[str]:
     port = free_port()
@@ -256,20 +250,11 @@ def gunicorn(work: Path) -> Iterator[str]:
         env=env,
     )
     try:
-        wait_for(port)
+        wait_for_port(port, seconds=30)
         yield f"http://127.0.0.1:{port}"
     finally:
         server.terminate()
         server.wait(timeout=30)
-
-
-def wait_for(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return
-        time.sleep(0.1)
-    raise SystemExit(f"gunicorn did not listen on {port} within {seconds} s")
 
 
 def wrk(
