@@ -120,11 +120,14 @@ def _claim(job_id: uuid.UUID) -> ClaimedJob | None:
 
 def _sample(claimed: list[ClaimedJob]) -> list[list[Any]]:
     """One batched forward pass for every job; a list of captions per job."""
-    from generation.captions import CaptionRequest, SamplingSettings
+    from generation.captions import CaptionError, CaptionRequest, SamplingSettings
 
     requests = [_caption_request(item, CaptionRequest) for item in claimed]
     seed = int(claimed[0].job.pk) % (2**31)  # a retry of the same job samples the same captions
-    written = caption_model().write(requests, SamplingSettings(), rng_seed=seed)
+    try:
+        written = caption_model().write(requests, SamplingSettings(), rng_seed=seed)
+    except CaptionError as error:  # a request the model refuses is refused on every retry
+        raise PermanentFailure(str(error)) from None
     per_job: list[list[Any]] = [[] for _ in claimed]
     for caption in written:  # the filters may have left a request with fewer captions
         per_job[caption.request_index].append(caption)

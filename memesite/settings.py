@@ -37,7 +37,7 @@ def env_bool(name: str, default: bool) -> bool:
     raise ImproperlyConfigured(f"{name} must be true or false, not {raw!r}")
 
 
-def env_int(name: str, default: int, minimum: int = 0) -> int:
+def env_int(name: str, default: int, minimum: int = 0, maximum: int | None = None) -> int:
     raw = os.environ.get(name)
     if raw is None or raw == "":
         return default
@@ -47,6 +47,8 @@ def env_int(name: str, default: int, minimum: int = 0) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}") from None
     if value < minimum:
         raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}")
+    if maximum is not None and value > maximum:
+        raise ImproperlyConfigured(f"{name} must be at most {maximum}, not {value}")
     return value
 
 
@@ -286,7 +288,8 @@ CAPTION_MODEL_DIR = Path(env_str("CAPTION_MODEL_DIR", str(BASE_DIR / "models" / 
 CAPTION_DEVICE = env_str("CAPTION_DEVICE", "auto")
 # Sampling cost is dominated by per-token steps, not batch width: 64 captions
 # take about as long as 16 on a CPU, so jobs are large.
-GENERATION_BATCH_SIZE = env_int("GENERATION_BATCH_SIZE", 48, minimum=1)
+# (At most 64: the caption model's limit on variants per request.)
+GENERATION_BATCH_SIZE = env_int("GENERATION_BATCH_SIZE", 64, minimum=1, maximum=64)
 GENERATION_STOCK_PER_TEMPLATE = env_int("GENERATION_STOCK_PER_TEMPLATE", 30, minimum=0)
 GENERATION_JOB_DEADLINE_SECONDS = env_int("GENERATION_JOB_DEADLINE_SECONDS", 300, minimum=1)
 GENERATION_USER_LIMIT_PER_HOUR = env_int("GENERATION_USER_LIMIT_PER_HOUR", 30, minimum=1)

@@ -51,3 +51,16 @@ def test_a_template_whose_image_is_gone_fails_its_memes(job: GenerationJob, capt
     job.refresh_from_db()
     assert job.status == "done"
     assert not Meme.objects.visible().exists()
+
+
+def test_a_request_the_model_refuses_fails_the_job_instead_of_retrying(
+    job: GenerationJob, caption_model: Any
+) -> None:
+    from generation.captions import TemplateError
+
+    caption_model.fail_with = TemplateError("n must be 0-64, got 128")
+
+    assert jobs.write_captions([job.pk]) == []
+
+    job.refresh_from_db()
+    assert job.status == "failed" and "n must be 0-64" in job.error

@@ -37,6 +37,7 @@ def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
         ({"DATABASE_URL": "mongodb://localhost/memes"}, "DATABASE_URL"),
         ({"GENERATION_BATCH_SIZE": "lots"}, "GENERATION_BATCH_SIZE must be a whole number, not 'lots'"),
         ({"GENERATION_BATCH_SIZE": "0"}, "GENERATION_BATCH_SIZE must be at least 1"),
+        ({"GENERATION_BATCH_SIZE": "65"}, "GENERATION_BATCH_SIZE must be at most 64"),
         ({"RENDER_FORMAT": "gif"}, "RENDER_FORMAT must be webp or jpeg"),
     ],
 )
