@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generation.layout import TextBox, parse_boxes
+from generation.layout import TextBox, memegen_boxes
 from generation.render import (
     Laid,
     draw_lines,
@@ -35,29 +35,15 @@ from generation.render import (
     render_meme,
 )
 
-MEMEGEN_STYLES = ("upper", "none", "default", "mock")
 SHORT_CAPTION = 100  # characters: a caption shorter than this must never be drawn below the floor
-
-
-def memegen_boxes(config: dict[str, Any]) -> list[TextBox]:
-    """A memegen config's ``text`` as our boxes: boxes hanging over the edge are
-    pulled in (as the importer does) and a style memegen ignores means "none"."""
-    raw = []
-    for item in config.get("text") or []:
-        box = dict(item)
-        if box.get("style") not in MEMEGEN_STYLES:
-            box["style"] = "none"
-        for axis, default_scale in (("x", 1.0), ("y", 0.2)):
-            scale = float(box.get(f"scale_{axis}", default_scale))
-            box[f"anchor_{axis}"] = min(max(float(box.get(f"anchor_{axis}", 0.0)), 0.0), 1.0 - scale)
-        raw.append(box)
-    return parse_boxes(raw)
 
 
 def template_files(templates: Path, key: str) -> tuple[Path, list[TextBox]]:
     folder = templates / key
     image = next(path for path in sorted(folder.glob("default.*")))
-    return image, memegen_boxes(yaml.safe_load((folder / "config.yml").read_text(encoding="utf-8")))
+    return image, memegen_boxes(
+        yaml.safe_load((folder / "config.yml").read_text(encoding="utf-8")).get("text"), lenient_styles=True
+    )
 
 
 def ink_outside_box(size: tuple[int, int], item: Laid) -> bool:

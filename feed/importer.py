@@ -24,7 +24,7 @@ from django.utils.text import slugify
 
 from feed.models import Template
 from generation.images import MAX_BYTES, ImageRejected, encode_image, load_image
-from generation.layout import LayoutError, boxes_to_json, parse_boxes
+from generation.layout import LayoutError, boxes_to_json, memegen_boxes
 from generation.render import mark_position_for
 
 IMAGE_NAMES = ("default.jpg", "default.jpeg", "default.png", "default.webp", "default.gif")
@@ -73,7 +73,7 @@ def read_template_folder(folder: Path, model_key: str = "") -> TemplateSpec:
     image_path = _find_image(folder)
     try:
         normalised = load_image(image_path.read_bytes(), image_path.name)
-        parsed = parse_boxes(_clamped_to_image(config.get("text")))
+        parsed = memegen_boxes(config.get("text"))
     except (ImageRejected, LayoutError) as error:
         raise TemplateImportError(str(error)) from None
     image_bytes = encode_image(normalised.image, "JPEG", quality=90)
@@ -152,23 +152,6 @@ def _read_config(folder: Path) -> dict[str, Any]:
     if not isinstance(config, dict):
         raise TemplateImportError("config.yml must be a mapping of settings")
     return config
-
-
-def _clamped_to_image(raw: Any) -> Any:
-    """memegen lets a rotated box hang a little over the edge (its text still
-    lands inside); our boxes stay inside the image, so such boxes are pulled in."""
-    if not isinstance(raw, list):
-        return raw
-    clamped = []
-    for box in raw:
-        if isinstance(box, dict):
-            box = dict(box)
-            for axis in ("x", "y"):
-                anchor, scale = box.get(f"anchor_{axis}"), box.get(f"scale_{axis}")
-                if isinstance(anchor, (int, float)) and isinstance(scale, (int, float)) and 0 < scale <= 1:
-                    box[f"anchor_{axis}"] = min(max(float(anchor), 0.0), 1.0 - scale)
-        clamped.append(box)
-    return clamped
 
 
 def _find_image(folder: Path) -> Path:

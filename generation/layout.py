@@ -72,6 +72,30 @@ def parse_boxes(raw: Any) -> list[TextBox]:
     return [_parse_box(number, item) for number, item in enumerate(raw, start=1)]
 
 
+def memegen_boxes(raw: Any, lenient_styles: bool = False) -> list[TextBox]:
+    """memegen's ``text`` list as our boxes. memegen lets a turned box hang a
+    little over the edge (its text still lands inside); ours stay inside the
+    image, so such boxes are pulled in. With ``lenient_styles`` a style memegen
+    ignores (a typo such as "thin") reads as "none" instead of an error."""
+    if not isinstance(raw, list):
+        return parse_boxes(raw)
+    pulled = []
+    for box in raw:
+        if isinstance(box, dict):
+            box = dict(box)
+            if lenient_styles and box.get("style", "upper") not in STYLES:
+                box["style"] = "none"
+            for axis in ("x", "y"):
+                anchor, scale = (
+                    box.get(f"anchor_{axis}"),
+                    box.get(f"scale_{axis}", 1.0 if axis == "x" else 0.2),
+                )
+                if isinstance(anchor, (int, float)) and isinstance(scale, (int, float)) and 0 < scale <= 1:
+                    box[f"anchor_{axis}"] = min(max(float(anchor), 0.0), 1.0 - scale)
+        pulled.append(box)
+    return parse_boxes(pulled)
+
+
 def apply_style(text: str, style: Style) -> str:
     """The text as the box shows it."""
     if style == "upper":

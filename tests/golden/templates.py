@@ -5,17 +5,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import yaml
 from PIL import Image
 
-from generation.layout import TextBox, parse_boxes
+from generation.layout import TextBox, memegen_boxes
 
 HERE = Path(__file__).resolve().parent
 TEMPLATES = HERE / "templates"
 EXPECTED = HERE / "expected"
-MEMEGEN_STYLES = ("upper", "none", "default", "mock")
 
 # One caption per template, chosen to exercise a behaviour each.
 CAPTIONS: dict[str, list[str]] = {
@@ -34,25 +32,10 @@ CAPTIONS: dict[str, list[str]] = {
 }
 
 
-def memegen_boxes(config: dict[str, Any]) -> list[TextBox]:
-    """memegen's ``text`` as our boxes: boxes hanging over the edge pulled in, a
-    style memegen ignores read as "none" (as the importer treats them)."""
-    raw = []
-    for item in config.get("text") or []:
-        box = dict(item)
-        if box.get("style") not in MEMEGEN_STYLES:
-            box["style"] = "none"
-        for axis, default_scale in (("x", 1.0), ("y", 0.2)):
-            scale = float(box.get(f"scale_{axis}", default_scale))
-            box[f"anchor_{axis}"] = min(max(float(box.get(f"anchor_{axis}", 0.0)), 0.0), 1.0 - scale)
-        raw.append(box)
-    return parse_boxes(raw)
-
-
 @lru_cache(maxsize=16)
 def template(key: str) -> tuple[Image.Image, tuple[TextBox, ...]]:
     """The template's image (RGB) and boxes."""
     folder = TEMPLATES / key
     config = yaml.safe_load((folder / "config.yml").read_text(encoding="utf-8"))
     with Image.open(folder / "default.jpg") as image:
-        return image.convert("RGB"), tuple(memegen_boxes(config))
+        return image.convert("RGB"), tuple(memegen_boxes(config.get("text"), lenient_styles=True))
