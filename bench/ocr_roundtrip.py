@@ -27,18 +27,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fit_check import template_files
-from generation.ocr import OcrLine, overlap_ratio, read_text
+from generation.ocr import OcrLine, edit_distance, overlap_ratio, read_text
 from generation.render import Laid, layout_boxes, load_template, render_meme
-
-
-def edit_distance(first: str, second: str) -> int:
-    previous = list(range(len(second) + 1))
-    for row, char in enumerate(first, start=1):
-        current = [row]
-        for column, other in enumerate(second, start=1):
-            current.append(min(previous[column] + 1, current[-1] + 1, previous[column - 1] + (char != other)))
-        previous = current
-    return previous[-1]
 
 
 def region(item: Laid) -> tuple[float, float, float, float]:

@@ -7,21 +7,11 @@ import shutil
 
 import pytest
 
-from generation.ocr import OcrLine, read_blocks, read_text
+from generation.ocr import OcrLine, edit_distance, read_blocks, read_text
 from generation.render import Laid, layout_boxes, render_meme
 from tests.golden.templates import template
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs Debian's tesseract-ocr")
-
-
-def edit_distance(first: str, second: str) -> int:
-    previous = list(range(len(second) + 1))
-    for row, char in enumerate(first, start=1):
-        current = [row]
-        for column, other in enumerate(second, start=1):
-            current.append(min(previous[column] + 1, current[-1] + 1, previous[column - 1] + (char != other)))
-        previous = current
-    return previous[-1]
 
 
 def text_in_boxes(lines: list[OcrLine], laid: list[Laid]) -> str:
