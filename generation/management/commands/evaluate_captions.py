@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-
-os.environ.setdefault(
-    "OMP_WAIT_POLICY", "PASSIVE"
-)  # see train_captions: spinning threads thrash a shared CPU
 
 
 class Command(BaseCommand):

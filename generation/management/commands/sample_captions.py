@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
@@ -11,10 +10,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from generation.captions.config import SamplingSettings
-
-os.environ.setdefault(
-    "OMP_WAIT_POLICY", "PASSIVE"
-)  # see train_captions: spinning threads thrash a shared CPU
 
 
 class Command(BaseCommand):

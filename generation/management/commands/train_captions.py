@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import os
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
@@ -11,11 +10,6 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from generation.captions.config import CaptionConfig, TrainConfig
-
-# Idle OpenMP threads sleep instead of spinning: on a CPU shared with other work, spinning
-# threads steal the cores the busy ones need (training slowed 3-4x, sampling 20x, when not set).
-# Read once when torch loads its OpenMP runtime, so it must be set before torch is imported.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def add_dataclass_options(parser: ArgumentParser, cls: type, skip: tuple[str, ...] = ()) -> None:
