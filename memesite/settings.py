@@ -74,6 +74,9 @@ def env_database(name: str, default: str) -> dict[str, Any]:
 
 DEBUG = env_bool("DEBUG", True)
 VAR_DIR = Path(env_str("MEMESITE_VAR_DIR", str(BASE_DIR / "var")))
+# The default SQLite database, the server-less broker and local media live here,
+# and a fresh clone has no such directory yet.
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 if DEBUG:
     SECRET_KEY = env_str("SECRET_KEY", "insecure-development-key-only-for-debug-mode-0123456789abcdef")
 else:
