@@ -5,6 +5,11 @@
 Both listen on free loopback ports and live in a temporary folder that is
 removed afterwards; the command sees DATABASE_URL, CELERY_BROKER_URL and
 CACHE_URL pointing at them. Needs Debian's postgresql and redis-server.
+
+Each server keeps its settings in its own files (the cluster's
+postgresql.conf, a redis.conf), so a test can stop and start it again on the
+same port: MEMESITE_TEST_PG_DATA and MEMESITE_TEST_REDIS_CONF name them, and
+tests/integration/restart.py uses them.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import contextlib
 import os
 import pwd
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -49,8 +55,22 @@ def as_postgres_user() -> list[str]:
     return ["runuser", "-u", "postgres", "--"]
 
 
+def pg_ctl(data: Path) -> list[str]:
+    """pg_ctl for the cluster in ``data``, waiting for each start and stop."""
+    return [
+        *as_postgres_user(),
+        postgres_bin("pg_ctl"),
+        "-D",
+        str(data),
+        "-l",
+        str(data.parent / "pg.log"),
+        "-w",
+    ]
+
+
 @contextlib.contextmanager
-def postgres(root: Path) -> Iterator[str]:
+def postgres(root: Path) -> Iterator[tuple[str, Path]]:
+    """Yields the database URL and the cluster's data folder."""
     data, port = root / "pg", free_port()
     data.mkdir()
     if os.geteuid() == 0:
@@ -62,9 +82,14 @@ def postgres(root: Path) -> Iterator[str]:
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    pg_ctl = [*run_as, postgres_bin("pg_ctl"), "-D", str(data), "-l", str(root / "pg.log"), "-w"]
-    subprocess.run([*pg_ctl, "-o", options, "start"], check=True, stdout=subprocess.DEVNULL)
+    # In the cluster's own configuration rather than on pg_ctl's command line,
+    # so a plain `pg_ctl start` after a stop comes back on the same port.
+    with (data / "postgresql.conf").open("a") as conf:
+        conf.write(
+            f"port = {port}\nunix_socket_directories = '{root}'\nlisten_addresses = '127.0.0.1'\n"
+            "fsync = off\nmax_connections = 200\n"
+        )
+    subprocess.run([*pg_ctl(data), "start"], check=True, stdout=subprocess.DEVNULL)
     try:
         subprocess.run(
             [
@@ -80,48 +105,67 @@ def postgres(root: Path) -> Iterator[str]:
             ],
             check=True,
         )
-        yield f"postgres://postgres@127.0.0.1:{port}/memesite"
+        yield f"postgres://postgres@127.0.0.1:{port}/memesite", data
     finally:
-        subprocess.run([*pg_ctl, "-m", "fast", "stop"], stdout=subprocess.DEVNULL, check=False)
+        subprocess.run([*pg_ctl(data), "-m", "fast", "stop"], stdout=subprocess.DEVNULL, check=False)
 
 
 @contextlib.contextmanager
-def redis(root: Path) -> Iterator[str]:
+def redis(root: Path) -> Iterator[tuple[str, Path]]:
+    """Yields the server's URL and its configuration file. No persistence: a
+    restart loses every queued message, as a crashed production Redis can."""
+    port = free_port()
+    conf = root / "redis.conf"
+    conf.write_text(
+        f'port {port}\nbind 127.0.0.1\nsave ""\nappendonly no\ndir {root}\n'
+        f"daemonize yes\npidfile {conf.with_suffix('.pid')}\nlogfile {conf.with_suffix('.log')}\n"
+    )
+    start_redis(conf)
+    try:
+        yield f"redis://127.0.0.1:{port}", conf
+    finally:
+        stop_redis(conf)
+
+
+def redis_port(conf: Path) -> int:
+    return int(next(line.split()[1] for line in conf.read_text().splitlines() if line.startswith("port ")))
+
+
+def start_redis(conf: Path) -> None:
     server = shutil.which("redis-server")
     if server is None:
         raise SystemExit("redis-server not found: apt-get install redis-server")
-    port = free_port()
-    process = subprocess.Popen(
-        [
-            server,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(root),
-        ],
-        stdout=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_port(port)
-        yield f"redis://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+    subprocess.run([server, str(conf)], check=True)  # returns at once; the server goes on in the background
+    wait_for_port(redis_port(conf))
+    deadline = time.monotonic() + 10  # stop_redis needs the pid, written after the port opens
+    while not conf.with_suffix(".pid").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
-def wait_for_port(port: int, seconds: float = 10) -> None:
+def stop_redis(conf: Path) -> None:
+    """Stop the server and wait until its port is free (a killed daemon's
+    parent may never reap it, so its pid can outlive it)."""
+    pid_file = conf.with_suffix(".pid")
+    with contextlib.suppress(FileNotFoundError, ProcessLookupError, ValueError):
+        os.kill(int(pid_file.read_text()), signal.SIGTERM)
+    pid_file.unlink(missing_ok=True)
+    wait_for_port(redis_port(conf), free=True)
+
+
+def wait_for_port(port: int, seconds: float = 10, free: bool = False) -> None:
+    """Wait until something listens on the port (or, with ``free``, nothing does)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.2):
-            return
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+        except OSError:
+            if free:
+                return
+        else:
+            if not free:
+                return
         time.sleep(0.05)
-    raise SystemExit(f"nothing listens on port {port} after {seconds} s")
+    raise SystemExit(f"port {port} is still {'taken' if free else 'unanswered'} after {seconds} s")
 
 
 def main(command: list[str]) -> int:
@@ -129,13 +173,15 @@ def main(command: list[str]) -> int:
         raise SystemExit(__doc__)
     with tempfile.TemporaryDirectory(prefix="memesite-servers-") as tmp:
         root = Path(tmp)
-        with postgres(root) as database_url, redis(root) as redis_url:
+        with postgres(root) as (database_url, pg_data), redis(root) as (redis_url, redis_conf):
             env = {
                 **os.environ,
                 "DATABASE_URL": database_url,
                 "CELERY_BROKER_URL": f"{redis_url}/0",
                 "CACHE_URL": f"{redis_url}/1",
                 "MEMESITE_TEST_REDIS_URL": redis_url,
+                "MEMESITE_TEST_PG_DATA": str(pg_data),
+                "MEMESITE_TEST_REDIS_CONF": str(redis_conf),
             }
             return subprocess.run(command, env=env, check=False).returncode
 
