@@ -6,10 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
-import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,55 +15,9 @@ from django.db import connection
 
 from feed.models import GenerationJob, Meme
 from tests.conftest import make_template
+from tests.integration.conftest import FAST_SWEEP, every_job_ends_with_each_meme_once, wait_for
 
-ROOT = Path(__file__).resolve().parents[2]
 JOBS, MEMES_PER_JOB = 10, 5
-
-
-def database_url() -> str:
-    db = connection.settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD'] or ''}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-
-
-@pytest.fixture
-def start_worker(tmp_path: Path, media_in_tmp: Path) -> Iterator[Callable[..., subprocess.Popen[bytes]]]:
-    started: list[subprocess.Popen[bytes]] = []
-
-    def start(broker: str, extra: dict[str, str], *options: str) -> subprocess.Popen[bytes]:
-        env = {
-            **os.environ,
-            "DATABASE_URL": database_url(),
-            "CELERY_BROKER_URL": broker,
-            "MEDIA_ROOT": str(media_in_tmp),
-            "CELERY_TASK_ALWAYS_EAGER": "false",
-            **extra,
-        }
-        log = (tmp_path / f"worker-{len(started)}.log").open("wb")
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "tests.fake_model_worker", "-Q", "model,default", "--pool", "solo",
-             "--loglevel", "INFO", "-n", f"crash{len(started)}@%h", "--schedule", str(tmp_path / "beat"),
-             *options],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        started.append(worker)
-        return worker
-
-    yield start
-    for worker in started:
-        if worker.poll() is None:
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait()
-
-
-def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {seconds} s waiting for {what}")
 
 
 def crash_and_recover(broker: str, start_worker: Any) -> None:
@@ -83,24 +33,8 @@ def crash_and_recover(broker: str, start_worker: Any) -> None:
     first.wait()
     assert GenerationJob.objects.exclude(status="done").exists(), "the kill came too late to test anything"
 
-    # The replacement runs the sweeper every second with a 3-second deadline.
-    start_worker(
-        broker, {"GENERATION_JOB_DEADLINE_SECONDS": "3", "SWEEP_SECONDS": "1", "TOP_UP_SECONDS": "3600"}, "-B"
-    )
-    wait_for(
-        lambda: (
-            not GenerationJob.objects.exclude(status__in=["done", "failed"]).exists()
-            and not Meme.objects.filter(status="queued").exists()
-        ),
-        120,
-        "every job to finish",
-    )
-
-    memes = Meme.objects.all()
-    assert memes.count() == JOBS * MEMES_PER_JOB
-    assert memes.values("generation_id").distinct().count() == JOBS * MEMES_PER_JOB
-    for meme in memes:
-        assert meme.status == "ready" or (meme.status == "failed" and meme.failure_reason)
+    start_worker(broker, FAST_SWEEP, "-B")  # the replacement sweeps what the first left behind
+    every_job_ends_with_each_meme_once(JOBS * MEMES_PER_JOB)
 
 
 @pytest.mark.django_db(transaction=True)
