@@ -103,6 +103,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Turns a lost database connection in any view into a 503 (memesite/middleware.py).
+    "memesite.middleware.DatabaseUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -149,7 +151,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-memesite-{os.getpid()}.sqlite3")}
 else:
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60)
-    DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # A round trip before each request's first query: a connection PostgreSQL
+    # dropped (a restart, a failover) is replaced instead of failing the request.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DATABASE_CONN_HEALTH_CHECKS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHE_URL = env_str("CACHE_URL", "")
@@ -180,6 +184,7 @@ LOGOUT_REDIRECT_URL = "login"
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_CALLABLE = "feed.api.locked_out"  # JSON for API clients
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("LOGIN_THROTTLE", True)
 AXES_VERBOSE = False
