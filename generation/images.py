@@ -44,12 +44,7 @@ class NormalisedImage:
 
 def load_image(data: bytes, name: str = "image") -> NormalisedImage:
     """Decode, check and normalise an uploaded image (RGB, ≤ MAX_SIDE, upright)."""
-    if not data:
-        raise ImageRejected(f"{name}: the file is empty")
-    if len(data) > MAX_BYTES:
-        raise ImageRejected(
-            f"{name}: the file is {len(data) / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB"
-        )
+    check_size(len(data), name)
     image, image_format = _decode(data, name)
     original_size = image.size
     _check_dimensions(image, name)
@@ -72,8 +67,21 @@ def load_image(data: bytes, name: str = "image") -> NormalisedImage:
     return NormalisedImage(image, image_format, original_size, tuple(notes))
 
 
+def check_size(size: int, name: str = "image") -> None:
+    """Refuse an empty or oversized file by its size alone, before it is read."""
+    if not size:
+        raise ImageRejected(f"{name}: the file is empty")
+    if size > MAX_BYTES:
+        raise ImageRejected(f"{name}: the file is {size / 1e6:.1f} MB; the limit is {MAX_BYTES / 1e6:.0f} MB")
+
+
 def encode_image(image: Image.Image, image_format: str = "JPEG", quality: int = 88) -> bytes:
     """Re-encode deterministically (no metadata, fixed settings)."""
+    # Pillow writes some metadata it finds on the image even unasked (a JPEG
+    # comment, a PNG colour profile): an upload's comment would reach storage
+    # intact, and one over 64 kB makes the JPEG encoder raise.
+    image = image.copy()
+    image.info = {}
     buffer = io.BytesIO()
     if image_format.upper() == "PNG":
         image.save(buffer, "PNG", optimize=True)
