@@ -9,7 +9,9 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.widgets import AdminFileWidget
 from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import UploadedFile
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -19,7 +21,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from feed.importer import CaptionedMemeError, template_from_captioned_meme
 from feed.models import Favourite, GenerationJob, Meme, Reaction, Report, Template, UserSettings
-from generation.images import ImageRejected, encode_image, load_image
+from generation.images import ImageRejected, check_size, encode_image, load_image
 from generation.layout import LayoutError, boxes_to_json, parse_boxes
 
 
@@ -34,7 +36,21 @@ class BoxesField(forms.JSONField):
             raise forms.ValidationError(str(error)) from None
 
 
+IMAGE_TYPES = "image/jpeg,image/png,image/webp,image/gif,image/bmp"  # what load_image takes
+
+
+def read_upload(upload: UploadedFile[bytes]) -> bytes:
+    """An upload's bytes; one over the intake's limit is refused by its size, unread."""
+    check_size(upload.size or 0, upload.name or "image")
+    data: bytes = upload.read()
+    return data
+
+
 class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
+    # A plain file field: Django's image field would decode the upload before
+    # load_image, and refuse a bomb, an SVG or a truncated file alike as "not an
+    # image or a corrupted image"; load_image names the problem.
+    image = forms.FileField(widget=AdminFileWidget(attrs={"accept": IMAGE_TYPES}))
     boxes = BoxesField(
         help_text="A list of boxes; each: anchor_x, anchor_y, scale_x, scale_y (fractions of the image), "
         "angle (degrees), color, font (thick, thin, comic, notosans), style (upper, none, default, mock), "
@@ -66,8 +82,7 @@ class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
         if upload is None or not hasattr(upload, "read") or upload == self.instance.image:
             return upload
         try:
-            data = upload.read()
-            normalised = load_image(data, getattr(upload, "name", "image"))
+            normalised = load_image(read_upload(upload), upload.name or "image")
         except ImageRejected as error:
             raise forms.ValidationError(str(error)) from None
         encoded = encode_image(normalised.image, "JPEG", quality=90)
@@ -79,7 +94,10 @@ class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
 class CaptionedMemeForm(forms.Form):
     name = forms.CharField(max_length=120)
     slug = forms.SlugField(max_length=80, required=False, help_text="made from the name when empty")
-    image = forms.FileField(help_text="a meme with its caption on it: JPEG, PNG, WebP, GIF or BMP")
+    image = forms.FileField(
+        help_text="a meme with its caption on it: JPEG, PNG, WebP, GIF or BMP",
+        widget=forms.ClearableFileInput(attrs={"accept": IMAGE_TYPES}),
+    )
 
 
 @admin.register(Template)
@@ -156,9 +174,9 @@ class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             upload = form.cleaned_data["image"]
             try:
                 template = template_from_captioned_meme(
-                    upload.read(), form.cleaned_data["name"], form.cleaned_data["slug"], upload.name
+                    read_upload(upload), form.cleaned_data["name"], form.cleaned_data["slug"], upload.name
                 )
-            except CaptionedMemeError as error:
+            except (ImageRejected, CaptionedMemeError) as error:
                 form.add_error("image", str(error))
             else:
                 self.message_user(

@@ -60,8 +60,8 @@ def test_boxes_that_are_not_json_get_a_clear_message(curator: Client) -> None:
     ("data", "message"),
     [
         (b"", "The submitted file is empty"),
-        (b"<svg xmlns='http://www.w3.org/2000/svg'/>", "Upload a valid image"),
-        (jpeg_bytes()[:200], "Upload a valid image"),
+        (b"<svg xmlns='http://www.w3.org/2000/svg'/>", "SVG is not accepted"),
+        (jpeg_bytes()[:200], "damaged or truncated"),
     ],
 )
 def test_a_bad_image_gets_a_clear_message_and_nothing_is_stored(
