@@ -1,0 +1,47 @@
+"""The answer when the database is out of reach (a restart, a failover, a
+connection PostgreSQL dropped): 503 with Retry-After, which tells browsers,
+API clients and load balancers to come back, instead of a 500 that says the
+site is broken. JSON under /api/, a plain page elsewhere; neither touches the
+database. Django drops the failed connection when the request ends, so the
+next request connects afresh."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.db import InterfaceError, OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+log = logging.getLogger(__name__)
+
+RETRY_AFTER_SECONDS = 5
+MESSAGE = "The site is briefly unavailable. Please try again in a few seconds."
+
+
+class DatabaseUnavailableMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        # OperationalError: no connection, or one lost mid-query (also a
+        # deadlock or a cancelled statement, which a retry resolves as well);
+        # InterfaceError: a connection already closed. Other database errors are bugs.
+        # In development the debug page says more (SQLite reports a missing
+        # migration as an OperationalError too).
+        if settings.DEBUG or not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        reason = str(exception).strip().split("\n")[0]  # libpq adds lines of advice
+        log.warning("database unavailable for %s %s: %s", request.method, request.path, reason)
+        response: HttpResponse
+        if request.path.startswith("/api/"):
+            response = JsonResponse({"detail": MESSAGE}, status=503)
+        else:
+            response = HttpResponse(render_to_string("503.html", {"message": MESSAGE}), status=503)
+        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response

@@ -1,0 +1,52 @@
+"""A lost database connection is a 503 with Retry-After, JSON under /api/ and
+a plain page elsewhere, never a traceback; other errors stay 500s, shown with
+a page that needs no database. (The real outage, PostgreSQL restarted under
+load, is tests/integration/test_postgresql_restart_under_feed_load.py.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, InterfaceError, OperationalError
+from django.test import Client
+
+LOST = [
+    OperationalError("server closed the connection unexpectedly"),
+    InterfaceError("connection already closed"),
+]
+
+
+def fail_with(error: Exception) -> Any:
+    def fail(*args: Any) -> None:
+        raise error
+
+    return fail
+
+
+@pytest.mark.parametrize("error", LOST, ids=["operational", "interface"])
+def test_the_api_answers_503_json_with_retry_after(
+    client: Client, monkeypatch: Any, error: Exception
+) -> None:
+    monkeypatch.setattr("feed.ranking.meme_row", fail_with(error))
+    response = client.get("/api/memes/1/")
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    assert response.json() == {
+        "detail": "The site is briefly unavailable. Please try again in a few seconds."
+    }
+
+
+def test_a_page_answers_503_with_a_plain_page(client: Client, monkeypatch: Any) -> None:
+    monkeypatch.setattr("feed.views.meme_row", fail_with(LOST[0]))
+    response = client.get("/m/1/")
+    assert response.status_code == 503 and response["Retry-After"] == "5"
+    page = response.content.decode()
+    assert "Back in a moment" in page and "Traceback" not in page and "connection" not in page
+
+
+def test_other_database_errors_are_500s_with_a_page_that_needs_no_database(monkeypatch: Any) -> None:
+    monkeypatch.setattr("feed.views.meme_row", fail_with(IntegrityError("duplicate key value")))
+    response = Client(raise_request_exception=False).get("/m/1/")
+    assert response.status_code == 500 and "Retry-After" not in response
+    page = response.content.decode()
+    assert "Something went wrong" in page and "duplicate" not in page
