@@ -42,6 +42,7 @@ def test_a_page_answers_503_with_a_plain_page(client: Client, monkeypatch: Any) 
     assert response.status_code == 503 and response["Retry-After"] == "5"
     page = response.content.decode()
     assert "Back in a moment" in page and "Traceback" not in page and "connection" not in page
+    assert "frame-ancestors 'none'" in response["Content-Security-Policy"]  # still the site's policy
 
 
 def test_other_database_errors_are_500s_with_a_page_that_needs_no_database(monkeypatch: Any) -> None:
