@@ -13,8 +13,10 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
+from axes.helpers import get_lockout_message
 from django.contrib.auth import authenticate
 from django.core.files.storage import FileSystemStorage, default_storage
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.encoding import filepath_to_uri
 from django.utils.functional import empty
 from drf_spectacular.utils import extend_schema
@@ -144,6 +146,20 @@ def in_feed(change: Callable[[], Any]) -> Any:
         return change()
     except Meme.DoesNotExist:
         raise NotFound("There is no such meme in the feed.") from None
+
+
+# --- refusals from outside DRF: sign-in locked out ---------------------------------
+
+
+def locked_out(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: dict[str, Any] | None
+) -> HttpResponse:
+    """django-axes' answer to a locked-out sign-in (AXES_LOCKOUT_CALLABLE): a 429
+    in JSON for API clients like every other refusal, axes' own plain message elsewhere."""
+    message = get_lockout_message()
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+    return HttpResponse(message, status=status.HTTP_429_TOO_MANY_REQUESTS)
 
 
 # --- the feed -------------------------------------------------------------------

@@ -41,6 +41,13 @@ def test_repeated_failures_lock_the_account_out(client: Client, alice: User) -> 
     assert code in (403, 429)
 
 
+def test_a_locked_out_client_is_told_so_in_json(client: Client, alice: User) -> None:
+    for _ in range(5):
+        ask_token(client, "alice", "wrong")
+    code, body = ask_token(client, "alice", PASSWORD)
+    assert code == 429 and "locked" in str(body["detail"]).lower()
+
+
 def test_a_revoked_token_stops_writes_at_once(client: Client, alice: User, template: Template) -> None:
     from rest_framework.authtoken.models import Token
 
