@@ -212,11 +212,14 @@ def _execute_prepared(cursor: Any, params: dict[str, Any]) -> None:
 
 
 def _converted(row: dict[str, Any]) -> dict[str, Any]:
-    """Python values from a raw row: JSON arrives as text, SQLite's datetimes as text."""
+    """Python values from a raw row: JSON arrives as text; SQLite's datetimes
+    arrive as text or, parsed by Django's converter, without their zone (UTC)."""
     if isinstance(row["texts"], str):
         row["texts"] = json.loads(row["texts"])
     if isinstance(row["created_at"], str):
-        row["created_at"] = datetime.fromisoformat(row["created_at"]).replace(tzinfo=UTC)
+        row["created_at"] = datetime.fromisoformat(row["created_at"])
+    if row["created_at"].tzinfo is None:
+        row["created_at"] = row["created_at"].replace(tzinfo=UTC)
     row["favourited"] = bool(row["favourited"])
     return row
 
