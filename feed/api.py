@@ -19,6 +19,7 @@ from django.core.files.storage import FileSystemStorage, default_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.encoding import filepath_to_uri
 from django.utils.functional import empty
+from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
@@ -148,7 +149,15 @@ def in_feed(change: Callable[[], Any]) -> Any:
         raise NotFound("There is no such meme in the feed.") from None
 
 
-# --- refusals from outside DRF: sign-in locked out ---------------------------------
+# --- refusals from outside DRF: no route matched, sign-in locked out -----------------
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 404 for a path no route matches (a meme id that is no number, say):
+    JSON under /api/ like every other refusal of the API, the site's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+    return defaults.page_not_found(request, exception)
 
 
 def locked_out(

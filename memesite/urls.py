@@ -16,5 +16,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("feed.api_urls")),
     path("", include("feed.urls")),
 ]
+handler404 = "feed.api.not_found"
+
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

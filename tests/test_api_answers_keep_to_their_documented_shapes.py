@@ -3,6 +3,7 @@ guards a mismatch that fuzzing the API (test_api_survives_fuzzing) found."""
 
 from __future__ import annotations
 
+import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
@@ -15,3 +16,15 @@ def test_feed_times_carry_their_zone(client: Client, alice: User, template: Temp
     client.force_login(alice)
     [item] = client.get("/api/feed/").json()["results"]
     assert item["created_at"].endswith("Z")
+
+
+@pytest.mark.parametrize("path", ["/api/memes/not-a-number/", "/api/make/not-a-uuid/", "/api/nothing-here/"])
+def test_a_path_no_route_matches_is_a_json_404_under_the_api(client: Client, db: None, path: str) -> None:
+    response = client.get(path)
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found."}
+
+
+def test_a_page_no_route_matches_is_still_the_sites_404_page(client: Client, db: None) -> None:
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
