@@ -29,6 +29,7 @@ from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
@@ -124,8 +125,15 @@ def validator(serializer_class: type[serializers.Serializer[Any]]) -> serializer
 
 
 def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    """The serializer's validated data, or a 400 naming each bad field."""
-    return dict(validator(serializer_class).run_validation(data))
+    """The serializer's validated data, or a 400 naming each bad field. A body
+    that is no object at all (null, a list) is named under non_field_errors, as
+    DRF's is_valid() does: a 400 is always an object."""
+    try:
+        return dict(validator(serializer_class).run_validation(data))
+    except ValidationError as error:
+        if isinstance(error.detail, dict):
+            raise
+        raise ValidationError({api_settings.NON_FIELD_ERRORS_KEY: error.detail}) from None
 
 
 def iso_time(moment: datetime) -> str:

@@ -18,6 +18,18 @@ def test_feed_times_carry_their_zone(client: Client, alice: User, template: Temp
     assert item["created_at"].endswith("Z")
 
 
+@pytest.mark.parametrize("body", ["null", "[1, -1]", '"like"'])
+def test_a_body_that_is_no_object_gets_a_400_object(
+    client: Client, alice: User, template: Template, body: str
+) -> None:
+    meme = make_meme(template)
+    client.force_login(alice)
+    for method, path in [("put", f"/api/memes/{meme.pk}/reaction/"), ("post", "/api/auth/token/")]:
+        response = getattr(client, method)(path, body, content_type="application/json")
+        assert response.status_code == 400
+        assert isinstance(response.json()["non_field_errors"], list)
+
+
 @pytest.mark.parametrize("path", ["/api/memes/not-a-number/", "/api/make/not-a-uuid/", "/api/nothing-here/"])
 def test_a_path_no_route_matches_is_a_json_404_under_the_api(client: Client, db: None, path: str) -> None:
     response = client.get(path)
