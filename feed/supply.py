@@ -4,6 +4,7 @@ second, sent only once the rows are committed."""
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Iterable
 from datetime import timedelta
@@ -14,9 +15,12 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError as BrokerError
 
 from feed.models import GenerationJob, Meme, RateLimitBucket, Reaction, Template, UserSettings
 from generation import bandit
+
+log = logging.getLogger(__name__)
 
 OPEN = (GenerationJob.Status.QUEUED, GenerationJob.Status.RUNNING)
 # Ready memes younger than this count as stock; older ones have been around the feeds.
@@ -32,10 +36,19 @@ class RequestRefused(Exception):
 
 def queue_jobs(job_ids: Iterable[Any]) -> None:
     """Send each job to the model queue once the transaction that made it commits."""
+    for job_id in job_ids:
+        transaction.on_commit(partial(send_job, str(job_id)))
+
+
+def send_job(job_id: str) -> None:
+    """A broker out of reach fails no request: the job is a row already, and the
+    sweeper sends it again once it has waited past the deadline."""
     from generation.tasks import write_captions
 
-    for job_id in job_ids:
-        transaction.on_commit(partial(write_captions.delay, [str(job_id)]))
+    try:
+        write_captions.delay([job_id])
+    except BrokerError as error:
+        log.warning("job %s not sent, the sweeper will send it: %s", job_id, error)
 
 
 def create_job(
