@@ -1,15 +1,17 @@
-"""The answer when the database is out of reach (a restart, a failover, a
-connection PostgreSQL dropped): 503 with Retry-After, which tells browsers,
-API clients and load balancers to come back, instead of a 500 that says the
-site is broken. JSON under /api/, a plain page elsewhere; neither touches the
-database. Django drops the failed connection when the request ends, so the
-next request connects afresh."""
+"""The answer when a service the site needs is out of reach for a moment
+(PostgreSQL restarting or failing over, a connection it dropped, Redis behind
+the rate limits restarting): 503 with Retry-After, which tells browsers, API
+clients and load balancers to come back, instead of a 500 that says the site
+is broken. JSON under /api/, a plain page elsewhere; neither touches the
+database. Django drops a failed database connection when the request ends, so
+the next request connects afresh."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
 
+import redis
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -19,9 +21,13 @@ log = logging.getLogger(__name__)
 
 RETRY_AFTER_SECONDS = 5
 MESSAGE = "The site is briefly unavailable. Please try again in a few seconds."
+# OperationalError: no database connection, or one lost mid-query (also a
+# deadlock or a cancelled statement, which a retry resolves as well);
+# InterfaceError: a connection already closed. Other database errors are bugs.
+OUT_OF_REACH = (OperationalError, InterfaceError, redis.ConnectionError, redis.TimeoutError)
 
 
-class DatabaseUnavailableMiddleware:
+class ServiceUnavailableMiddleware:
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
@@ -29,15 +35,12 @@ class DatabaseUnavailableMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
-        # OperationalError: no connection, or one lost mid-query (also a
-        # deadlock or a cancelled statement, which a retry resolves as well);
-        # InterfaceError: a connection already closed. Other database errors are bugs.
         # In development the debug page says more (SQLite reports a missing
         # migration as an OperationalError too).
-        if settings.DEBUG or not isinstance(exception, OperationalError | InterfaceError):
+        if settings.DEBUG or not isinstance(exception, OUT_OF_REACH):
             return None
         reason = str(exception).strip().split("\n")[0]  # libpq adds lines of advice
-        log.warning("database unavailable for %s %s: %s", request.method, request.path, reason)
+        log.warning("unavailable for %s %s: %s", request.method, request.path, reason)
         response: HttpResponse
         if request.path.startswith("/api/"):
             response = JsonResponse({"detail": MESSAGE}, status=503)

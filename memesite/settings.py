@@ -103,8 +103,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # Turns a lost database connection in any view into a 503 (memesite/middleware.py).
-    "memesite.middleware.DatabaseUnavailableMiddleware",
+    # A database or Redis out of reach in any view is a 503, not a 500 (memesite/middleware.py).
+    "memesite.middleware.ServiceUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

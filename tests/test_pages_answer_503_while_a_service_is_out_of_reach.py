@@ -1,19 +1,22 @@
-"""A lost database connection is a 503 with Retry-After, JSON under /api/ and
-a plain page elsewhere, never a traceback; other errors stay 500s, shown with
-a page that needs no database. (The real outage, PostgreSQL restarted under
-load, is tests/integration/test_postgresql_restart_under_feed_load.py.)"""
+"""A lost database connection, or Redis out of reach, is a 503 with
+Retry-After, JSON under /api/ and a plain page elsewhere, never a traceback;
+other errors stay 500s, shown with a page that needs no database. (The real
+outages are in tests/integration: test_postgresql_restart_under_feed_load.py
+and test_redis_restart_under_the_site.py.)"""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+import redis
 from django.db import IntegrityError, InterfaceError, OperationalError
 from django.test import Client
 
 LOST = [
     OperationalError("server closed the connection unexpectedly"),
     InterfaceError("connection already closed"),
+    redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused."),
 ]
 
 
@@ -24,7 +27,7 @@ def fail_with(error: Exception) -> Any:
     return fail
 
 
-@pytest.mark.parametrize("error", LOST, ids=["operational", "interface"])
+@pytest.mark.parametrize("error", LOST, ids=["database", "closed connection", "redis"])
 def test_the_api_answers_503_json_with_retry_after(
     client: Client, monkeypatch: Any, error: Exception
 ) -> None:
