@@ -1,21 +1,28 @@
 """What the integration tests share: the test database's URL for processes
-they start, waiting for a condition, and a real Celery worker (the product's
-code with the test caption model) that a test can start, kill and restart."""
+they start, waiting for a condition, a real Celery worker (the product's code
+with the test caption model) that a test can start, kill and restart, and the
+real site served by gunicorn with production settings."""
 
 from __future__ import annotations
 
+import http.client
+import json
 import os
+import secrets
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.db import connection
 
 from feed.models import GenerationJob, Meme
+from tests.servers import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,3 +96,79 @@ def start_worker(tmp_path: Path, media_in_tmp: Path) -> Iterator[Callable[..., s
         if worker.poll() is None:
             os.killpg(worker.pid, signal.SIGKILL)
             worker.wait()
+
+
+# --- the site, served as in production -----------------------------------------
+
+SITE_WORKERS = 2  # gunicorn sync workers, each with its own persistent database connection
+
+
+@dataclass(frozen=True)
+class Answer:
+    started: float  # time.monotonic()
+    finished: float
+    status: int  # 0: no HTTP answer at all (refused, reset, timed out)
+    body: str
+    retry_after: str | None
+
+
+@dataclass(frozen=True)
+class Site:
+    host: str
+    port: int
+
+    def ask(self, method: str, path: str, token: str, data: Any = None) -> Answer:
+        started = time.monotonic()
+        client = http.client.HTTPConnection(self.host, self.port, timeout=15)
+        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        try:
+            client.request(method, path, body=None if data is None else json.dumps(data), headers=headers)
+            response = client.getresponse()
+            body = response.read().decode(errors="replace")
+            return Answer(started, time.monotonic(), response.status, body, response.getheader("Retry-After"))
+        except (OSError, http.client.HTTPException) as error:
+            return Answer(started, time.monotonic(), 0, repr(error), None)
+        finally:
+            client.close()
+
+
+@pytest.fixture
+def start_site(transactional_db: None, tmp_path: Path, media_in_tmp: Path) -> Iterator[Callable[..., Site]]:
+    """start(extra_env) runs the site with gunicorn on the test database,
+    configured as in production; stopped before the test database goes."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs the PostgreSQL server that `python -m tests.servers` starts")
+    servers: list[subprocess.Popen[bytes]] = []
+
+    def start(extra: dict[str, str] | None = None) -> Site:
+        port = free_port()
+        env = {
+            **os.environ,
+            "DEBUG": "false",
+            "SECRET_KEY": secrets.token_urlsafe(60),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "false",
+            "STATIC_ROOT": str(tmp_path / "static"),
+            "MEDIA_ROOT": str(media_in_tmp),
+            "DATABASE_URL": database_url(),
+            # Feed top-ups go to a queue of their own: no worker here, and the
+            # job queues of the other tests stay as those tests left them.
+            "CELERY_BROKER_URL": f"{os.environ['MEMESITE_TEST_REDIS_URL']}/2",
+            "THROTTLE_REACTIONS": "1000000/minute",
+            "LOG_LEVEL": "WARNING",
+            **(extra or {}),
+        }
+        with (tmp_path / f"gunicorn-{len(servers)}.log").open("wb") as log:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "memesite.wsgi:application", f"--workers={SITE_WORKERS}",
+                 "--worker-class=sync", f"--bind=127.0.0.1:{port}", "--timeout=30"],
+                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            )  # fmt: skip
+        servers.append(server)
+        wait_for_port(port, seconds=30)
+        return Site("127.0.0.1", port)
+
+    yield start
+    for server in servers:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)

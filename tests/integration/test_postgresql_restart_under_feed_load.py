@@ -7,118 +7,34 @@ checks, which decide whether a connection PostgreSQL dropped fails a request."""
 
 from __future__ import annotations
 
-import http.client
 import json
-import os
 import random
-import secrets
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from feed.models import Meme, Reaction, rating_of
 from tests.conftest import make_template
 from tests.feed_data import readers
-from tests.integration.conftest import ROOT, database_url
+from tests.integration.conftest import SITE_WORKERS, Answer, Site
 from tests.integration.restart import restart_postgres
-from tests.servers import free_port, wait_for_port
 
 pytestmark = pytest.mark.integration
 
-WORKERS = 2  # gunicorn sync workers, each with its own persistent connection
 MEMES, SCROLLERS, REACTORS = 30, 2, 4
 OUTAGE_SECONDS = 2.0  # PostgreSQL stays down this long
 RECOVERY_SECONDS = 5.0  # every request that starts this long after PostgreSQL is back must succeed
 HEALTH_CHECKS = pytest.mark.parametrize(
     "health_checks", [True, False], ids=["health checks", "no health checks"]
 )
-
-
-@dataclass(frozen=True)
-class Answer:
-    started: float  # time.monotonic()
-    finished: float
-    status: int  # 0: no HTTP answer at all (refused, reset, timed out)
-    body: str
-    retry_after: str | None
-
-
-@dataclass(frozen=True)
-class Site:
-    host: str
-    port: int
-
-    def ask(self, method: str, path: str, token: str, data: Any = None) -> Answer:
-        started = time.monotonic()
-        client = http.client.HTTPConnection(self.host, self.port, timeout=15)
-        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
-        try:
-            client.request(method, path, body=None if data is None else json.dumps(data), headers=headers)
-            response = client.getresponse()
-            body = response.read().decode(errors="replace")
-            return Answer(started, time.monotonic(), response.status, body, response.getheader("Retry-After"))
-        except (OSError, http.client.HTTPException) as error:
-            return Answer(started, time.monotonic(), 0, repr(error), None)
-        finally:
-            client.close()
-
-
-@pytest.fixture
-def start_site(
-    transactional_db: None, tmp_path: Path, media_in_tmp: Path
-) -> Iterator[Callable[[bool], Site]]:
-    """start(health_checks) runs the site with gunicorn on the test database,
-    configured as in production; stopped before the test database goes."""
-    if connection.vendor != "postgresql":
-        pytest.skip("needs the PostgreSQL server that `python -m tests.servers` starts")
-    servers: list[subprocess.Popen[bytes]] = []
-
-    def start(health_checks: bool) -> Site:
-        port = free_port()
-        env = {
-            **os.environ,
-            "DEBUG": "false",
-            "SECRET_KEY": secrets.token_urlsafe(60),
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "false",
-            "STATIC_ROOT": str(tmp_path / "static"),
-            "MEDIA_ROOT": str(media_in_tmp),
-            "DATABASE_URL": database_url(),
-            "DATABASE_CONN_HEALTH_CHECKS": str(health_checks).lower(),
-            # Feed top-ups go to a queue of their own: no worker here, and the
-            # job queues of the other tests stay as those tests left them.
-            "CELERY_BROKER_URL": f"{os.environ['MEMESITE_TEST_REDIS_URL']}/2",
-            "THROTTLE_REACTIONS": "1000000/minute",
-            "LOG_LEVEL": "WARNING",
-        }
-        with (tmp_path / f"gunicorn-{len(servers)}.log").open("wb") as log:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "memesite.wsgi:application", f"--workers={WORKERS}",
-                 "--worker-class=sync", f"--bind=127.0.0.1:{port}", "--timeout=30"],
-                cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-            )  # fmt: skip
-        servers.append(server)
-        wait_for_port(port, seconds=30)
-        return Site("127.0.0.1", port)
-
-    yield start
-    for server in servers:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=30)
 
 
 @dataclass
@@ -233,11 +149,11 @@ def assert_every_acknowledged_reaction_stored_once(reactors: list[Reader], meme_
 
 @HEALTH_CHECKS
 def test_the_site_answers_503_during_a_postgresql_restart_and_recovers_within_seconds(
-    start_site: Callable[[bool], Site], health_checks: bool
+    start_site: Callable[..., Site], health_checks: bool
 ) -> None:
     meme_ids = ready_memes()
     scrollers, reactors = sign_in(SCROLLERS, "scroller"), sign_in(REACTORS, "reactor")
-    site = start_site(health_checks)
+    site = start_site({"DATABASE_CONN_HEALTH_CHECKS": str(health_checks).lower()})
     for reader in scrollers + reactors:
         assert site.ask("GET", "/api/feed/", reader.token).status == 200  # up, and each token remembered
 
@@ -261,22 +177,22 @@ def test_the_site_answers_503_during_a_postgresql_restart_and_recovers_within_se
 
 @HEALTH_CHECKS
 def test_an_idle_site_after_a_postgresql_restart_fails_at_most_one_request_per_worker(
-    start_site: Callable[[bool], Site], health_checks: bool
+    start_site: Callable[..., Site], health_checks: bool
 ) -> None:
     """Persistent connections outlive a restart unnoticed while the site is
     idle. With health checks the first request replaces its worker's
     connection; without, it fails with a 503 and Django drops the connection."""
     ready_memes()
     (reader,) = sign_in(1, "reader")
-    site = start_site(health_checks)
-    for _ in range(4 * WORKERS):  # every worker holds a connection
+    site = start_site({"DATABASE_CONN_HEALTH_CHECKS": str(health_checks).lower()})
+    for _ in range(4 * SITE_WORKERS):  # every worker holds a connection
         assert site.ask("GET", "/api/feed/", reader.token).status == 200
     restart_postgres()
-    answers = [site.ask("GET", "/api/feed/", reader.token) for _ in range(4 * WORKERS)]
+    answers = [site.ask("GET", "/api/feed/", reader.token) for _ in range(4 * SITE_WORKERS)]
     for answer in answers:
         assert_clean(answer)
     failed = sum(answer.status != 200 for answer in answers)
     mode = "on" if health_checks else "off"
     print(f"\nhealth checks {mode}: {failed} of {len(answers)} requests failed after a restart")
     assert answers[-1].status == 200
-    assert failed == 0 if health_checks else failed <= WORKERS
+    assert failed == 0 if health_checks else failed <= SITE_WORKERS
