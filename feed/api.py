@@ -49,6 +49,7 @@ from feed.serializers import (
     TemplateSerializer,
     TokenInputSerializer,
     TokenSerializer,
+    refusals,
 )
 from feed.supply import reader_is_running_low
 
@@ -189,7 +190,7 @@ class FeedView(APIView):
 
     @extend_schema(
         parameters=[FeedQuerySerializer],
-        responses=FeedPageSerializer,
+        responses={200: FeedPageSerializer, **refusals(400, 403)},
         operation_id="feed",
         description="The reader's endless feed. Follow `next`: pages never repeat a meme or skip one, "
         "even while reactions move scores. A cursor fixes the sort and template it started with.",
@@ -233,7 +234,7 @@ class MemeView(APIView):
     authentication_classes = [SessionAuthentication, RememberedTokenAuthentication]
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=FeedItemSerializer, operation_id="meme")
+    @extend_schema(responses={200: FeedItemSerializer, **refusals(403, 404)}, operation_id="meme")
     def get(self, request: Request, meme_id: int) -> Response:
         return meme_response(request, meme_id)
 
@@ -245,7 +246,7 @@ class ReactionView(APIView):
 
     @extend_schema(
         request=ReactionInputSerializer,
-        responses=FeedItemSerializer,
+        responses={200: FeedItemSerializer, **refusals(400, 403, 404, 415, 429)},
         operation_id="react",
         description="Like (1) or dislike (-1); switching moves both counts. Returns the meme's fresh counts.",
     )
@@ -254,7 +255,7 @@ class ReactionView(APIView):
         in_feed(lambda: models.set_reaction(meme_id, request.user, value))
         return meme_response(request, meme_id)
 
-    @extend_schema(responses=FeedItemSerializer, operation_id="unreact")
+    @extend_schema(responses={200: FeedItemSerializer, **refusals(403, 404, 429)}, operation_id="unreact")
     def delete(self, request: Request, meme_id: int) -> Response:
         in_feed(lambda: models.clear_reaction(meme_id, request.user))
         return meme_response(request, meme_id)
@@ -265,12 +266,14 @@ class FavouriteView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "reactions"
 
-    @extend_schema(request=None, responses=FeedItemSerializer, operation_id="favourite")
+    @extend_schema(
+        request=None, responses={200: FeedItemSerializer, **refusals(403, 404, 429)}, operation_id="favourite"
+    )
     def put(self, request: Request, meme_id: int) -> Response:
         in_feed(lambda: models.set_favourite(meme_id, request.user, True))
         return meme_response(request, meme_id)
 
-    @extend_schema(responses=FeedItemSerializer, operation_id="unfavourite")
+    @extend_schema(responses={200: FeedItemSerializer, **refusals(403, 404, 429)}, operation_id="unfavourite")
     def delete(self, request: Request, meme_id: int) -> Response:
         in_feed(lambda: models.set_favourite(meme_id, request.user, False))
         return meme_response(request, meme_id)
@@ -283,7 +286,11 @@ class ReportView(APIView):
 
     @extend_schema(
         request=ReportInputSerializer,
-        responses={201: ReportInputSerializer, 200: ReportInputSerializer},
+        responses={
+            201: ReportInputSerializer,
+            200: ReportInputSerializer,
+            **refusals(400, 403, 404, 415, 429),
+        },
         operation_id="report",
         description="Flag a meme for the moderators; a second report by the same reader is not counted.",
     )
@@ -298,11 +305,13 @@ class HiddenView(APIView):
 
     permission_classes = [IsAdminUser]
 
-    @extend_schema(request=None, responses=HiddenSerializer, operation_id="hide_meme")
+    @extend_schema(
+        request=None, responses={200: HiddenSerializer, **refusals(403, 404)}, operation_id="hide_meme"
+    )
     def put(self, request: Request, meme_id: int) -> Response:
         return self.change(meme_id, hide=True)
 
-    @extend_schema(responses=HiddenSerializer, operation_id="unhide_meme")
+    @extend_schema(responses={200: HiddenSerializer, **refusals(403, 404)}, operation_id="unhide_meme")
     def delete(self, request: Request, meme_id: int) -> Response:
         return self.change(meme_id, hide=False)
 
@@ -323,7 +332,9 @@ class FavouritesView(APIView):
     permission_classes = [IsAuthenticated]
 
     @extend_schema(
-        parameters=[PageQuerySerializer], responses=FavouritesPageSerializer, operation_id="favourites"
+        parameters=[PageQuerySerializer],
+        responses={200: FavouritesPageSerializer, **refusals(400, 403)},
+        operation_id="favourites",
     )
     def get(self, request: Request) -> Response:
         query = validated(PageQuerySerializer, request.query_params)
@@ -345,7 +356,7 @@ class FavouritesView(APIView):
 class TemplatesView(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=TemplateSerializer(many=True), operation_id="templates")
+    @extend_schema(responses={200: TemplateSerializer(many=True), **refusals(403)}, operation_id="templates")
     def get(self, request: Request) -> Response:
         origin = site_origin(request)
         templates = Template.objects.active()
@@ -365,12 +376,14 @@ class TemplatesView(APIView):
 class MySettingsView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=SettingsSerializer, operation_id="my_settings")
+    @extend_schema(responses={200: SettingsSerializer, **refusals(403)}, operation_id="my_settings")
     def get(self, request: Request) -> Response:
         return Response(SettingsSerializer(UserSettings.for_user(request.user)).data)
 
     @extend_schema(
-        request=SettingsSerializer, responses=SettingsSerializer, operation_id="update_my_settings"
+        request=SettingsSerializer,
+        responses={200: SettingsSerializer, **refusals(400, 403, 415)},
+        operation_id="update_my_settings",
     )
     def patch(self, request: Request) -> Response:
         serializer = SettingsSerializer(UserSettings.for_user(request.user), data=request.data, partial=True)
@@ -386,7 +399,11 @@ class TokenView(APIView):
     permission_classes = [AllowAny]
     authentication_classes: list[Any] = []
 
-    @extend_schema(request=TokenInputSerializer, responses=TokenSerializer, operation_id="token")
+    @extend_schema(
+        request=TokenInputSerializer,
+        responses={200: TokenSerializer, **refusals(400, 415, 429)},
+        operation_id="token",
+    )
     def post(self, request: Request) -> Response:
         credentials = validated(TokenInputSerializer, request.data)
         # axes needs Django's own request: it marks it, and its middleware answers a lockout.

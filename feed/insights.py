@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from feed.models import GenerationJob, Meme, Template
+from feed.serializers import refusals
 from feed.supply import STOCK_WINDOW, template_votes
 from generation import bandit
 
@@ -79,7 +80,7 @@ def queue_summary() -> dict[str, int]:
 class InsightsView(APIView):
     permission_classes = [IsAdminUser]
 
-    @extend_schema(operation_id="insights", responses={200: dict})
+    @extend_schema(operation_id="insights", responses={200: dict, **refusals(403)})
     def get(self, request: Request) -> Response:
         return Response(
             {"templates": [asdict(item) for item in template_insights()], "jobs": queue_summary()}

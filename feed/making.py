@@ -17,6 +17,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from feed.models import GenerationJob, Meme, Template
+from feed.serializers import refusals
 from feed.supply import RequestRefused, request_memes
 
 
@@ -87,7 +88,11 @@ class MakeRequestView(APIView):
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "generation"
 
-    @extend_schema(request=MakeRequestSerializer, responses={202: JOB_RESPONSE}, operation_id="make_meme")
+    @extend_schema(
+        request=MakeRequestSerializer,
+        responses={202: JOB_RESPONSE, **refusals(400, 403, 415, 429)},
+        operation_id="make_meme",
+    )
     def post(self, request: Request) -> Response:
         serializer = MakeRequestSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
@@ -103,7 +108,7 @@ class MakeRequestView(APIView):
 class MakeStatusView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: JOB_RESPONSE}, operation_id="make_meme_status")
+    @extend_schema(responses={200: JOB_RESPONSE, **refusals(403, 404)}, operation_id="make_meme_status")
     def get(self, request: Request, job_id: str) -> Response:
         # Only the reader who asked sees a request: another reader's is a 404.
         job = get_object_or_404(

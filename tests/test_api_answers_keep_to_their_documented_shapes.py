@@ -3,6 +3,8 @@ guards a mismatch that fuzzing the API (test_api_survives_fuzzing) found."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -40,3 +42,18 @@ def test_a_path_no_route_matches_is_a_json_404_under_the_api(client: Client, db:
 def test_a_page_no_route_matches_is_still_the_sites_404_page(client: Client, db: None) -> None:
     response = client.get("/no-such-page/")
     assert response.status_code == 404 and response["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("path", ["reaction/", "favourite/"])
+def test_undoing_answers_with_the_meme_as_documented(
+    client: Client, alice: User, template: Template, path: str
+) -> None:
+    meme = make_meme(template)
+    client.force_login(alice)
+    schema: dict[str, Any] = client.get("/api/schema/?format=json").json()
+    documented = schema["paths"][f"/api/memes/{{meme_id}}/{path}"]["delete"]["responses"]
+    response = client.delete(f"/api/memes/{meme.pk}/{path}")
+    assert response.status_code == 200 and response.json()["id"] == meme.pk
+    assert documented["200"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/FeedItem"
+    }
