@@ -12,7 +12,8 @@ from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.permissions import IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -77,10 +78,35 @@ def queue_summary() -> dict[str, int]:
     return {status: counts.get(status, 0) for status in GenerationJob.Status.values}
 
 
+# For the schema only: the API answers with asdict(TemplateInsight).
+class TemplateInsightSerializer(serializers.Serializer[TemplateInsight]):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    likes = serializers.IntegerField()
+    dislikes = serializers.IntegerField()
+    like_rate = serializers.FloatField(allow_null=True, help_text="0..1; null until someone votes")
+    bandit_share = serializers.FloatField(help_text="expected share of new generation, 0..1")
+    ready_stock = serializers.IntegerField()
+    made_last_hour = serializers.IntegerField()
+    failed_last_hour = serializers.IntegerField()
+
+
+INSIGHTS_RESPONSE = inline_serializer(
+    "Insights",
+    {
+        "templates": TemplateInsightSerializer(many=True),
+        "jobs": inline_serializer(
+            "JobCounts",
+            {status: serializers.IntegerField() for status in GenerationJob.Status.values},
+        ),
+    },
+)
+
+
 class InsightsView(APIView):
     permission_classes = [IsAdminUser]
 
-    @extend_schema(operation_id="insights", responses={200: dict, **refusals(403)})
+    @extend_schema(operation_id="insights", responses={200: INSIGHTS_RESPONSE, **refusals(403)})
     def get(self, request: Request) -> Response:
         return Response(
             {"templates": [asdict(item) for item in template_insights()], "jobs": queue_summary()}

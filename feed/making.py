@@ -54,7 +54,17 @@ JOB_RESPONSE = inline_serializer(
         "keywords": serializers.ListField(child=serializers.CharField()),
         "count": serializers.IntegerField(),
         "error": serializers.CharField(),
-        "memes": serializers.ListField(child=serializers.DictField()),
+        "memes": inline_serializer(
+            "MakeRequestMeme",
+            {
+                "id": serializers.IntegerField(),
+                "status": serializers.ChoiceField(choices=Meme.Status.choices),
+                "image": serializers.CharField(allow_null=True, help_text="the file's URL once ready"),
+                "url": serializers.CharField(allow_null=True, help_text="the meme's page once ready"),
+                "alt": serializers.CharField(allow_blank=True),
+            },
+            many=True,
+        ),
     },
 )
 
