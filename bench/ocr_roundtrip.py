@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.fit_check import template_files
-from generation.ocr import OcrLine, edit_distance, overlap_ratio, read_text
+from generation.ocr import Box, OcrLine, edit_distance, overlap_ratio, read_text
 from generation.render import Laid, layout_boxes, load_template, render_meme
 
 
@@ -45,7 +45,15 @@ def region(item: Laid) -> tuple[float, float, float, float]:
 def printed_on_template(line: OcrLine, template_lines: list[OcrLine]) -> bool:
     """The line lies where the template alone already reads as text (a sign, a
     logo, a drawing OCR takes for letters): not caption text, right or wrong."""
-    return any(overlap_ratio(line.box, other.box) > 0.5 for other in template_lines)
+    return any(same_place(line.box, other.box) for other in template_lines)
+
+
+def same_place(first: Box, second: Box) -> bool:
+    """Boxes sharing over half their union: the template's text read again. (A
+    turned caption line's box is big and may cover a small template word.)"""
+    shared = overlap_ratio(first, second) * min(first[2] * first[3], second[2] * second[3])
+    union = first[2] * first[3] + second[2] * second[3] - shared
+    return shared > 0.5 * max(union, 1)
 
 
 def assign(

@@ -361,11 +361,16 @@ def group_words(words: Sequence[Word]) -> list[list[Word]]:
 
 
 def same_line(left_word: Box, right_word: Box) -> bool:
-    """Words of one region sharing most of a row are one line: the region's
-    letters are linked, so no gap between them is a gap between captions."""
-    top = max(left_word[1], right_word[1])
-    bottom = min(left_word[1] + left_word[3], right_word[1] + right_word[3])
-    return bottom - top >= 0.5 * min(left_word[3], right_word[3])
+    """Words of one region whose middles each lie within the other's rows are
+    one line: the region's letters are linked, so no gap between them is a gap
+    between captions. (Overlap alone is not enough: caption lines are set
+    tight, and a tall word of one line overlaps half of the next.)"""
+    return middle_within(left_word, right_word) and middle_within(right_word, left_word)
+
+
+def middle_within(word: Box, other: Box) -> bool:
+    middle = word[1] + word[3] / 2
+    return other[1] <= middle <= other[1] + other[3]
 
 
 def without_repeats(words: Sequence[Word]) -> list[Word]:
@@ -435,6 +440,11 @@ def is_unknown_short_word(word: str) -> bool:
     return len(core) <= 3 and core.upper() not in COMMON_SHORT_WORDS and not core.isdigit()
 
 
+def rare_or_odd(word: str) -> bool:
+    """A rare short word, or a short one in no consistent case ("oN")."""
+    return is_unknown_short_word(word) or (len(word) <= 3 and not looks_like_a_word(word))
+
+
 def looks_like_a_word(word: str) -> bool:
     """Letters in one consistent case (WORD, word, Word) or a number."""
     core = word.strip("".join(CAPTION_PUNCTUATION))
@@ -476,6 +486,11 @@ def without_texture(words: list[tuple[str, float]]) -> list[tuple[str, float]]:
         return confidence < MIN_SHORT_WORD_CONFIDENCE and is_unknown_short_word(word)
 
     if all(doubtful(word, confidence) for word, confidence in words):
+        return []
+    # A few rare short words, however confident one of them is, read together
+    # with little confidence: a patch of texture ("wa wat oN" on bricks).
+    mean_confidence = sum(confidence for _, confidence in words) / len(words)
+    if mean_confidence < MIN_SHORT_WORD_CONFIDENCE and all(rare_or_odd(word) for word, _ in words):
         return []
     letters = [char for word, _ in words for char in word if char.isalpha()]
     upper_line = sum(char.isupper() for char in letters) > len(letters) / 2

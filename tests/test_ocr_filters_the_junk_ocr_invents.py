@@ -1,7 +1,7 @@
 """Characters no caption uses, stray specks read as letters and our own mark
 are dropped; real short words and punctuation stay."""
 
-from generation.ocr import OcrLine, clean_line, clean_word, group_blocks, split_glued
+from generation.ocr import OcrLine, Word, clean_line, clean_word, group_blocks, group_words, split_glued
 
 BOX = (0, 0, 100, 20)
 
@@ -24,6 +24,9 @@ def test_words_glued_through_a_speck_are_split() -> None:
 def test_texture_read_as_short_words_is_dropped() -> None:
     assert clean_line([("yp", 54.0), ("Ss", 49.0)], BOX) is None
     assert clean_line([("—_—", 34.0)], BOX) is None
+    # One fairly confident word does not save a line of rare and oddly cased ones.
+    assert clean_line([("wa", 66.0), ("wat", 39.0), ("oN", 54.0)], BOX) is None
+    assert clean_line([("Y", 55.0), ("U", 58.0), ("NO", 52.0)], BOX) is not None
 
 
 def test_real_short_words_and_confident_lines_stay() -> None:
@@ -48,3 +51,12 @@ def test_lines_stacked_closely_group_into_one_block_and_far_ones_apart() -> None
     blocks = group_blocks(lines)
     assert [block.text for block in blocks] == ["ONE DOES NOT SIMPLY WALK", "INTO MORDOR"]
     assert blocks[0].bbox == (100, 10, 400, 88)
+
+
+def test_tightly_set_lines_are_not_merged_into_one() -> None:
+    """Caption lines are set tight: a tall word of the first line reaches into
+    the second, yet each line keeps its own words in order."""
+    first = [Word("ME", (0, 0, 40, 40), 90.0, 0), Word("ENJOYING", (50, 0, 160, 56), 90.0, 0)]
+    second = [Word("THE", (10, 34, 60, 40), 90.0, 0), Word("LAST", (80, 34, 80, 40), 90.0, 0)]
+    lines = group_words([*second, *first])
+    assert [[word.text for word in line] for line in lines] == [["ME", "ENJOYING"], ["THE", "LAST"]]
