@@ -169,6 +169,14 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return defaults.page_not_found(request, exception)
 
 
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 for a bug: JSON under /api/ so clients can read it, the site's
+    page (which needs no database) elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Server error."}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+    return defaults.server_error(request)
+
+
 def locked_out(
     request: HttpRequest, original_response: HttpResponse | None, credentials: dict[str, Any] | None
 ) -> HttpResponse:

@@ -54,3 +54,10 @@ def test_other_database_errors_are_500s_with_a_page_that_needs_no_database(monke
     assert response.status_code == 500 and "Retry-After" not in response
     page = response.content.decode()
     assert "Something went wrong" in page and "duplicate" not in page
+
+
+def test_a_bug_under_the_api_is_a_json_500(monkeypatch: Any) -> None:
+    monkeypatch.setattr("feed.ranking.meme_row", fail_with(IntegrityError("duplicate key value")))
+    response = Client(raise_request_exception=False).get("/api/memes/1/")
+    assert response.status_code == 500
+    assert response.json() == {"detail": "Server error."}
