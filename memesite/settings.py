@@ -267,6 +267,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# When the broker connection drops, a task still running will be redelivered
+# (acks_late): stop it rather than let two copies run (Celery 6's default).
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # Redis redelivers an unacknowledged message after this many seconds; it must
 # exceed the longest task (a batch of captions on a CPU takes seconds).
 # (The SQLAlchemy transport hands its options to create_engine, so only Redis gets it.)
