@@ -3,7 +3,7 @@
     python -m tests.servers .venv/bin/python bench/feed.py [--memes 1000000] [--reactions 5000000]
 
 1. loads 10,000 memes and 50,000 reactions in bulk (server-side INSERT …
-   SELECT), serves them with gunicorn (2 sync workers) and measures with wrk
+   SELECT), serves them with gunicorn (--workers sync workers, 2 by default) and measures with wrk
    (16 connections, one reader each, following `next` for 25 pages of 20 before
    starting a new feed session) the feed and an empty DRF endpoint, in three
    turns of 15 s each, reporting medians (the machine is shared);
@@ -225,7 +225,7 @@ def counts() -> tuple[int, int]:
 
 
 @contextlib.contextmanager
-def gunicorn(work: Path) -> Iterator[str]:
+def gunicorn(work: Path, workers: int) -> Iterator[str]:
     port = free_port()
     env = {
         **os.environ,
@@ -241,7 +241,7 @@ def gunicorn(work: Path) -> Iterator[str]:
         [
             str(ROOT / ".venv" / "bin" / "gunicorn"),
             "memesite.wsgi:application",
-            "--workers=2",
+            f"--workers={workers}",
             "--worker-class=sync",
             f"--bind=127.0.0.1:{port}",
             "--log-level=warning",
@@ -340,6 +340,9 @@ def main() -> None:
     parser.add_argument("--small-memes", type=int, default=10_000)
     parser.add_argument("--seconds", type=int, default=15, help="each measurement")
     parser.add_argument("--rounds", type=int, default=3, help="turns of empty and feed per size")
+    parser.add_argument(
+        "--workers", type=int, default=2, help="gunicorn sync workers (its docs suggest 2 per core + 1)"
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     require_postgres()
@@ -354,7 +357,7 @@ def main() -> None:
     started = time.monotonic()
     load(1, args.small_memes, small_reactions)
     say(f"  {counts()[0]:,} memes, {counts()[1]:,} reactions in {time.monotonic() - started:.0f} s")
-    with gunicorn(work) as base:
+    with gunicorn(work, args.workers) as base:
         small = measure(base, script, args.seconds, args.rounds)
 
     say(f"loading up to {args.memes:,} memes and {args.reactions:,} reactions …")
@@ -363,7 +366,7 @@ def main() -> None:
     memes, reactions = counts()
     load_seconds = time.monotonic() - started
     say(f"  {memes:,} memes, {reactions:,} reactions in {load_seconds:.0f} s ({json.dumps(timings)})")
-    with gunicorn(work) as base:
+    with gunicorn(work, args.workers) as base:
         large = measure(base, script, args.seconds, args.rounds)
 
     plans = explain_feed_page()
