@@ -39,7 +39,7 @@ MAX_LETTER_FRACTION = 0.25  # of image height: taller blobs are scenery, not let
 TARGET_LETTER_HEIGHT = 40  # pixels: Tesseract reads heavy caption faces best around this cap height
 MIN_SCALE, MAX_SCALE = 0.6, 4.0  # page pixels per image pixel: heavy letters shrunk further close their holes
 PAGE_BORDER = 16  # pixels of white around the page: Tesseract misses text touching the edge
-PAGE_GAP = 24  # pixels of white between regions stacked on the page
+PAGE_GAP = 48  # pixels of white between regions stacked on the page
 MAX_BLOBS = 1500  # letter candidates linked pairwise per tone ((N, N) matrices of floats)
 MIN_SKEW = 2.0  # degrees: text turned less than this is read as it is
 # LSTM engine; sparse text: find words anywhere (page layout analysis takes
@@ -138,13 +138,23 @@ def without_outlines(light: list[TextRegion], dark: list[TextRegion]) -> list[Te
     its outline as a few blobs (the outlines of neighbouring letters touch).
     Where a light and a dark region of comparable size mostly overlap, the one
     with fewer blobs goes. (A white panel behind black letters is no rival: it
-    is over ten times their area.)"""
+    is over ten times their area.) So does the outline of a word inside a
+    caption of many letters: a few blobs against five times as many, and the
+    caption's letters no taller than the word (a panel's blobs are)."""
     dropped: set[int] = set()
     for first in light:
         for second in dark:
-            if overlap_ratio(first.box, second.box) > 0.5 and area_ratio(first.box, second.box) >= 0.1:
+            if overlap_ratio(first.box, second.box) > 0.5 and (
+                area_ratio(first.box, second.box) >= 0.1 or outline_within(first, second)
+            ):
                 dropped.add(id(second) if first.blobs >= second.blobs else id(first))
     return [region for region in light + dark if id(region) not in dropped]
+
+
+def outline_within(first: TextRegion, second: TextRegion) -> bool:
+    """One region is a few blobs of outline among the other's many letters."""
+    fewer, more = sorted((first, second), key=lambda region: region.blobs)
+    return more.blobs >= 5 * fewer.blobs and more.letter_height <= fewer.box[3]
 
 
 def letter_blobs(

@@ -1,7 +1,19 @@
 """Characters no caption uses, stray specks read as letters and our own mark
 are dropped; real short words and punctuation stay."""
 
-from generation.ocr import OcrLine, Word, clean_line, clean_word, group_blocks, group_words, split_glued
+import numpy as np
+
+from generation.ocr import (
+    OcrLine,
+    TextRegion,
+    Word,
+    clean_line,
+    clean_word,
+    group_blocks,
+    group_words,
+    split_glued,
+    without_outlines,
+)
 
 BOX = (0, 0, 100, 20)
 
@@ -60,3 +72,20 @@ def test_tightly_set_lines_are_not_merged_into_one() -> None:
     second = [Word("THE", (10, 34, 60, 40), 90.0, 0), Word("LAST", (80, 34, 80, 40), 90.0, 0)]
     lines = group_words([*second, *first])
     assert [[word.text for word in line] for line in lines] == [["ME", "ENJOYING"], ["THE", "LAST"]]
+
+
+def region(box: tuple[int, int, int, int], blobs: int, letter_height: float) -> TextRegion:
+    return TextRegion(box, np.ones(box[2:][::-1], bool), letter_height, blobs)
+
+
+def test_the_outline_of_one_word_inside_a_caption_is_not_read_again() -> None:
+    """A caption's letters (light, one blob each) and, inside it, the outline
+    of one word (dark, a few blobs as tall as the caption's letters or more): only the caption is read."""
+    caption, outline = region((20, 10, 760, 130), 71, 30.0), region((410, 8, 210, 38), 3, 14.0)
+    assert without_outlines([caption], [outline]) == [caption]
+
+
+def test_dark_words_on_a_white_panel_are_kept() -> None:
+    """White paper (light blobs, many, each taller than the word) behind a dark word."""
+    panel, word = region((33, 66, 736, 1049), 24, 99.5), region((113, 148, 185, 88), 4, 58.5)
+    assert without_outlines([panel], [word]) == [panel, word]
