@@ -240,6 +240,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # The API takes JSON only: no endpoint takes files, so multipart and form
+    # bodies are refused (415) before anything parses them.
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_THROTTLE_RATES": {
         "reactions": env_str("THROTTLE_REACTIONS", "120/minute"),
         "generation": env_str("THROTTLE_GENERATION", "10/minute"),

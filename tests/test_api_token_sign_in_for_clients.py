@@ -15,7 +15,9 @@ from tests.feed_data import bulk_memes
 
 
 def ask_token(client: Client, username: str, password: str) -> tuple[int, dict[str, object]]:
-    response = client.post("/api/auth/token/", {"username": username, "password": password})
+    response = client.post(
+        "/api/auth/token/", {"username": username, "password": password}, content_type="application/json"
+    )
     return response.status_code, response.json() if response.get("Content-Type", "").startswith(
         "application/json"
     ) else {}
@@ -65,3 +67,9 @@ def test_a_revoked_token_stops_writes_at_once(client: Client, alice: User, templ
     assert client.put(f"/api/memes/{meme.pk}/favourite/", **header).status_code in (401, 403)
     RememberedTokenAuthentication.forget_all()
     assert client.get("/api/feed/", **header).status_code in (401, 403)
+
+
+def test_a_form_body_is_refused_the_api_takes_json(client: Client, alice: User) -> None:
+    response = client.post("/api/auth/token/", {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 415
+    assert "Unsupported media type" in response.json()["detail"]
