@@ -9,6 +9,7 @@ inpainting), and the text read is kept as an example caption.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from PIL import Image
 
-from generation.layout import TextBox
+from generation.layout import Style, TextBox
 from generation.ocr import OcrBlock, TextRegion, overlap_ratio, read_blocks, text_regions
 
 # Pixels around each letter painted over, in letter heights: covers a meme
@@ -138,6 +139,8 @@ def text_colour(image: Image.Image, mask: npt.NDArray[np.uint8], block: OcrBlock
 
 def box_for(block: OcrBlock, size: tuple[int, int], colour: str) -> TextBox:
     """The block's text box as fractions of the image: the text's extent plus room."""
+    if block.angle:
+        return turned_box_for(block, size, colour)
     width, height = size
     line_height = block.bbox[3] / len(block.lines)
     left = max(0.0, block.bbox[0] - BOX_PAD_X * line_height)
@@ -147,8 +150,6 @@ def box_for(block: OcrBlock, size: tuple[int, int], colour: str) -> TextBox:
     centre = (left + right) / 2
     if abs(centre - width / 2) <= CENTRED * width and right - left >= WIDE * width:
         left, right = 0.0, float(width)  # a classic top or bottom caption spans the image
-    letters = [char for char in block.text if char.isalpha()]
-    upper = bool(letters) and all(char.isupper() for char in letters)
     return TextBox(
         anchor_x=round(left / width, 4),
         anchor_y=round(top / height, 4),
@@ -156,5 +157,39 @@ def box_for(block: OcrBlock, size: tuple[int, int], colour: str) -> TextBox:
         scale_y=round((bottom - top) / height, 4),
         color=colour,
         font="thick",
-        style="upper" if upper else "none",
+        style=style_of(block),
     )
+
+
+def turned_box_for(block: OcrBlock, size: tuple[int, int], colour: str) -> TextBox:
+    """A turned block's box: its level text plus room, turned by the block's
+    angle about where the text was. The schema places a turned box as memegen
+    draws it: the box turned about its centre, the turned outline's corner at
+    the anchor."""
+    width, height = size
+    level_width, level_height = block.upright_size
+    line_height = level_height / len(block.lines)
+    box_width = min(float(width), level_width + 2 * BOX_PAD_X * line_height)
+    box_height = min(float(height), level_height + 2 * BOX_PAD_Y * line_height)
+    radians = math.radians(block.angle)
+    turned_width = box_width * abs(math.cos(radians)) + box_height * abs(math.sin(radians))
+    turned_height = box_width * abs(math.sin(radians)) + box_height * abs(math.cos(radians))
+    centre_x = block.bbox[0] + block.bbox[2] / 2
+    centre_y = block.bbox[1] + block.bbox[3] / 2
+    scale_x, scale_y = round(box_width / width, 4), round(box_height / height, 4)
+    return TextBox(
+        anchor_x=round(min(max(0.0, (centre_x - turned_width / 2) / width), 1.0 - scale_x), 4),
+        anchor_y=round(min(max(0.0, (centre_y - turned_height / 2) / height), 1.0 - scale_y), 4),
+        scale_x=scale_x,
+        scale_y=scale_y,
+        angle=round(block.angle, 1),
+        color=colour,
+        font="thick",
+        style=style_of(block),
+    )
+
+
+def style_of(block: OcrBlock) -> Style:
+    """Upper when the text read has no lower-case letter."""
+    letters = [char for char in block.text if char.isalpha()]
+    return "upper" if letters and all(char.isupper() for char in letters) else "none"

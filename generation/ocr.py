@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import cv2
@@ -79,8 +79,10 @@ class TesseractMissing(RuntimeError):
 @dataclass(frozen=True)
 class OcrLine:
     text: str
-    box: Box
+    box: Box  # upright rectangle around the text, turned or not
     confidence: float  # 0..100, mean over the line's words
+    angle: float = 0.0  # degrees the text is turned counter-clockwise
+    upright_size: tuple[int, int] = (0, 0)  # width and height were the text level, in image pixels
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,19 @@ class OcrBlock:
     @property
     def confidence(self) -> float:
         return sum(line.confidence for line in self.lines) / len(self.lines)
+
+    @property
+    def angle(self) -> float:
+        return sum(line.angle for line in self.lines) / len(self.lines)
+
+    @property
+    def upright_size(self) -> tuple[int, int]:
+        """The block's width and height were its text level: the widest line,
+        and the lines' heights stacked."""
+        return (
+            max(line.upright_size[0] for line in self.lines),
+            sum(line.upright_size[1] for line in self.lines),
+        )
 
 
 @dataclass(frozen=True)
@@ -275,6 +290,17 @@ class Placement:
     top: int  # pixels from the top of the page to the region's strip
     to_page: npt.NDArray[np.float64]  # (2, 3) affine: region pixels to strip pixels (levelled, scaled)
 
+    @property
+    def scale(self) -> float:
+        return float(np.hypot(*self.to_page[0, :2]))
+
+    @property
+    def angle(self) -> float:
+        """Degrees the region's text is turned counter-clockwise (OpenCV's matrix
+        turns by minus that to level it)."""
+        cos, sin = self.to_page[0, :2]
+        return round(-float(np.degrees(np.arctan2(sin, cos))), 1) + 0.0
+
 
 def compose_page(regions: Sequence[TextRegion]) -> tuple[Image.Image, list[Placement]]:
     """All regions black on white, stacked with gaps, each turned level and
@@ -401,8 +427,13 @@ def line_from_words(words: Sequence[Word], placements: Sequence[Placement]) -> O
     top = min(word.box[1] for word in words)
     right = max(word.box[0] + word.box[2] for word in words)
     bottom = max(word.box[1] + word.box[3] for word in words)
-    _, box = to_image((left, top, right - left, bottom - top), placements)
-    return clean_line([(word.text, word.confidence) for word in words], box)
+    region, box = to_image((left, top, right - left, bottom - top), placements)
+    line = clean_line([(word.text, word.confidence) for word in words], box)
+    if line is None:
+        return None
+    scale = placements[region].scale
+    upright = (round((right - left) / scale), round((bottom - top) / scale))
+    return replace(line, angle=placements[region].angle, upright_size=upright)
 
 
 def to_image(box: Box, placements: Sequence[Placement]) -> tuple[int, Box]:
@@ -584,12 +615,35 @@ def group_blocks(lines: Sequence[OcrLine]) -> list[OcrBlock]:
 
 
 def continues(above: OcrLine, below: OcrLine) -> bool:
-    left_a, top_a, width_a, height_a = above.box
-    left_b, top_b, width_b, height_b = below.box
+    """The line below carries on the block of the line above: right under it,
+    overlapping it across, of a similar height; turned lines are compared as
+    if turned level, and only with lines turned the same way."""
+    if above.angle or below.angle:
+        if abs(above.angle - below.angle) > MIN_SKEW:
+            return False
+        return stacked(levelled(above, above.angle), levelled(below, above.angle))
+    return stacked(above.box, below.box)
+
+
+def stacked(above: Box, below: Box) -> bool:
+    left_a, top_a, width_a, height_a = above
+    left_b, top_b, width_b, height_b = below
     gap = top_b - (top_a + height_a)  # pixels between the lines
     shared = min(left_a + width_a, left_b + width_b) - max(left_a, left_b)
     similar = max(height_a, height_b) <= 1.6 * max(1, min(height_a, height_b))
     return -0.5 * height_a <= gap <= 0.8 * max(height_a, height_b) and shared > 0 and similar
+
+
+def levelled(line: OcrLine, angle: float) -> Box:
+    """The line's box in a frame turned with its text (its upright size around
+    its centre turned by -angle), so stacked lines read as they would level."""
+    radians = np.radians(angle)
+    x = line.box[0] + line.box[2] / 2
+    y = line.box[1] + line.box[3] / 2
+    across = x * np.cos(radians) - y * np.sin(radians)  # along the text (y points down)
+    down = x * np.sin(radians) + y * np.cos(radians)
+    width, height = line.upright_size
+    return (round(across - width / 2), round(down - height / 2), width, height)
 
 
 def make_block(lines: Sequence[OcrLine]) -> OcrBlock:
