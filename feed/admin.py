@@ -22,7 +22,7 @@ from django.utils.safestring import SafeString, mark_safe
 from feed.importer import CaptionedMemeError, template_from_captioned_meme
 from feed.models import Favourite, GenerationJob, Meme, Reaction, Report, Template, UserSettings
 from generation.images import ImageRejected, check_size, encode_image, load_image
-from generation.layout import LayoutError, boxes_to_json, parse_boxes
+from generation.layout import LayoutError, TextBox, boxes_to_json, parse_boxes
 
 
 class BoxesField(forms.JSONField):
@@ -44,6 +44,16 @@ def read_upload(upload: UploadedFile[bytes]) -> bytes:
     check_size(upload.size or 0, upload.name or "image")
     data: bytes = upload.read()
     return data
+
+
+def outline_corner(box: TextBox, size: tuple[int, int]) -> tuple[float, float]:
+    """Left and top, in percent of the image, of a box outline that CSS turns
+    about its centre so it lands where the renderer draws the turned box."""
+    centre_x, centre_y = box.centre(size)
+    return (
+        (centre_x - box.scale_x * size[0] / 2) / size[0] * 100,
+        (centre_y - box.scale_y * size[1] / 2) / size[1] * 100,
+    )
 
 
 class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
@@ -143,12 +153,13 @@ class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             boxes = parse_boxes(template.boxes)
         except LayoutError as error:
             return format_html("<em>{}</em>", error)
+        size = (template.image.width, template.image.height)
         outlines = format_html_join(
             "",
             '<div class="box-outline" style="left:{}%;top:{}%;width:{}%;height:{}%;transform:rotate({}deg)">'
             "{}</div>",
             (
-                (box.anchor_x * 100, box.anchor_y * 100, box.scale_x * 100, box.scale_y * 100, -box.angle, n)
+                (*outline_corner(box, size), box.scale_x * 100, box.scale_y * 100, -box.angle, n)
                 for n, box in enumerate(boxes, start=1)
             ),
         )

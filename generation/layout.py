@@ -8,6 +8,7 @@ the image (0..1, origin top-left), angle is in degrees counter-clockwise.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -59,6 +60,16 @@ class TextBox:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def centre(self, size: tuple[int, int]) -> tuple[float, float]:
+        """Where the box's text is centred on an image of ``size``, in pixels:
+        memegen turns a box about its centre and puts the turned outline's
+        corner at the anchor."""
+        width, height = self.scale_x * size[0], self.scale_y * size[1]
+        radians = math.radians(self.angle)
+        turned_width = width * abs(math.cos(radians)) + height * abs(math.sin(radians))
+        turned_height = width * abs(math.sin(radians)) + height * abs(math.cos(radians))
+        return self.anchor_x * size[0] + turned_width / 2, self.anchor_y * size[1] + turned_height / 2
 
 
 def parse_boxes(raw: Any) -> list[TextBox]:

@@ -2,14 +2,13 @@
 the text was (fractions of the image), the letters and outlines painted out so
 the picture underneath comes back, and the text read kept as an example caption."""
 
-import math
 import shutil
 
 import numpy as np
 import pytest
 
 from generation.blank import make_blank_template
-from generation.layout import TextBox, parse_boxes
+from generation.layout import parse_boxes
 from generation.render import render_meme
 from tests.golden.templates import template
 
@@ -58,16 +57,6 @@ def test_dark_text_on_a_light_panel_gives_black_boxes() -> None:
     assert {box.style for box in blank.boxes} == {"none"}
 
 
-def turned_centre(box: TextBox, size: tuple[int, int]) -> tuple[float, float]:
-    """Where a turned box's text is centred, in pixels (memegen: the turned
-    outline's corner at the anchor)."""
-    width, height = box.scale_x * size[0], box.scale_y * size[1]
-    radians = math.radians(box.angle)
-    turned_w = width * abs(math.cos(radians)) + height * abs(math.sin(radians))
-    turned_h = width * abs(math.sin(radians)) + height * abs(math.cos(radians))
-    return box.anchor_x * size[0] + turned_w / 2, box.anchor_y * size[1] + turned_h / 2
-
-
 def test_a_turned_caption_becomes_a_box_turned_the_same_way_where_it_was() -> None:
     _, boxes = template("cmm")
     _, _, meme = captioned("cmm", ["rats are as clean as a cat"])
@@ -76,6 +65,6 @@ def test_a_turned_caption_becomes_a_box_turned_the_same_way_where_it_was() -> No
     made, drawn = blank.boxes[0], boxes[0]
     assert abs(made.angle - drawn.angle) <= 2
     size = meme.size  # type: ignore[attr-defined]
-    (x, y), (want_x, want_y) = turned_centre(made, size), turned_centre(drawn, size)
+    (x, y), (want_x, want_y) = made.centre(size), drawn.centre(size)
     assert abs(x - want_x) <= 0.05 * size[0] and abs(y - want_y) <= 0.05 * size[1]
     assert parse_boxes([box.to_dict() for box in blank.boxes]) == blank.boxes

@@ -99,3 +99,15 @@ def test_curators_deactivate_and_activate_templates(curator: Client) -> None:
 def test_readers_cannot_curate(client: Client, alice: User) -> None:
     client.force_login(alice)
     assert client.get("/admin/feed/template/").status_code == 302
+
+
+def test_a_turned_box_is_outlined_where_the_renderer_draws_it(curator: Client) -> None:
+    """memegen puts a turned box's turned outline at the anchor; CSS turns the
+    outline about its own centre, so the outline is shifted to that centre."""
+    template = make_template(boxes=1)  # 400 × 300 px
+    template.boxes = [{"anchor_x": 0.1, "anchor_y": 0.2, "scale_x": 0.5, "scale_y": 0.2, "angle": 90}]
+    template.save()
+    page = curator.get(f"/admin/feed/template/{template.pk}/change/").content.decode()
+    # 200 × 60 px turned a quarter: 60 × 200 from (40, 60), centred at (70, 160); the
+    # unturned outline around that centre starts at (-30, 130): -7.5%, 43.33…%.
+    assert 'style="left:-7.5%;top:43.33' in page and "rotate(-90.0deg)" in page
