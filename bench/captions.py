@@ -2,9 +2,9 @@
 
     .venv/bin/python bench/captions.py [--model models/captions] [--batch 512] [--single 24] [--rounds 3]
 
-Both use the same model, prompts (known templates, no keywords) and sampling settings
-(temperature 0.9, top-k 40, top-p 0.95), in one run on the same threads. Filters are off in
-both, so the figure is the sampler's own speed.
+Both use the same model, prompts (known templates, no keywords) and sampling settings (the
+product's, SamplingSettings, unless --temperature, --top-k or --top-p say otherwise), in one
+run on the same threads. Filters are off in both, so the figure is the sampler's own speed.
 """
 
 from __future__ import annotations

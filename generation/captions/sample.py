@@ -105,40 +105,65 @@ def constrain(logits: torch.Tensor, ids: SpecialIds, live: Progress) -> torch.Te
     return logits
 
 
-NUCLEUS_TIERS = (256, 1024, 2048)  # candidates searched for the nucleus before a full sort
+MAX_DRAWS = 8  # draws per row before the nucleus is found by sorting (each misses with p < 1 - top_p)
+SURELY_IN = 1e-3  # a token this much likelier than 1 - top_p is in the nucleus whatever the rest
 
 
 def pick_tokens(logits: torch.Tensor, settings: SamplingSettings, generator: torch.Generator) -> torch.Tensor:
     """(B,) next tokens: temperature, then top-k, then top-p (nucleus) sampling.
 
     Sorting the whole 6k-token vocabulary of every row each step cost more than the model's
-    forward pass on CPU, so each row's nucleus is looked for among its best 256, then 1,024, then
-    2,048 tokens (torch.topk), and only rows whose nucleus is wider still are sorted in full.
-    Exact either way: a row is sampled at the first tier whose candidates hold top_p of its mass.
+    forward pass on CPU, so nucleus sampling is done by rejection instead: draw from the whole
+    distribution and keep the draw when the tokens likelier than it hold less than top_p of
+    the mass (the nucleus: the sorted prefix up to and including the first token over
+    top_p; tokens tied with that one are in too). A draw falls outside with probability
+    under 1 - top_p, and rows drawn outside draw again; kept draws are distributed as the
+    nucleus renormalised. Rows still outside after MAX_DRAWS are sampled from their sorted
+    nucleus.
     """
     logits = logits / max(settings.temperature, 1e-5)  # (B, V)
     vocab = logits.size(-1)
     if 0 < settings.top_k < vocab:  # top-k first, then top-p over the renormalised k
         values, indices = torch.topk(logits, settings.top_k)  # (B, k), best first
         return sample_nucleus(values, indices, values.logsumexp(-1, keepdim=True), settings.top_p, generator)
-    total = logits.logsumexp(-1, keepdim=True)  # (B, 1) log of the softmax denominator
-    out = torch.empty(logits.size(0), dtype=torch.long, device=logits.device)
-    todo = torch.arange(logits.size(0), device=logits.device)  # rows not sampled yet
-    nucleus = 0 < settings.top_p < 1
-    for k in (*NUCLEUS_TIERS, vocab) if nucleus else (vocab,):
-        if k < vocab:
-            values, indices = torch.topk(logits[todo], k)  # (t, k), best first
-            done = (values - total[todo]).exp().sum(-1) >= settings.top_p  # (t,) nucleus within k
-        else:  # torch.sort beats topk(k=V) on CPU
-            values, indices = torch.sort(logits[todo], descending=True)  # (t, V)
-            done = torch.ones_like(todo, dtype=torch.bool)
-        if bool(done.any()):
-            rows = todo[done]
-            out[rows] = sample_nucleus(values[done], indices[done], total[rows], settings.top_p, generator)
-        todo = todo[~done]
+    probs = torch.softmax(logits, -1)  # (B, V)
+    cdf = probs.cumsum(-1)
+    out = draw(cdf, torch.arange(probs.size(0), device=probs.device), generator)
+    if not 0 < settings.top_p < 1:
+        return out
+    todo = torch.arange(probs.size(0), device=probs.device)
+    for _ in range(MAX_DRAWS):
+        outside = outside_nucleus(probs[todo], out[todo], settings.top_p)
+        todo = todo[outside]
         if len(todo) == 0:
-            break
+            return out
+        out[todo] = draw(cdf, todo, generator)
+    values, indices = torch.sort(logits[todo], descending=True)
+    total = logits[todo].logsumexp(-1, keepdim=True)
+    out[todo] = sample_nucleus(values, indices, total, settings.top_p, generator)
     return out
+
+
+def draw(cdf: torch.Tensor, rows: torch.Tensor, generator: torch.Generator) -> torch.Tensor:
+    """One token for each of ``rows`` from the whole distribution (inverse CDF;
+    torch.multinomial is many times slower on CPU)."""
+    u = torch.rand((len(rows), 1), generator=generator, device=cdf.device) * cdf[rows, -1:]
+    # right: the first token whose CDF passes u, so a token of probability 0 is never drawn
+    return torch.searchsorted(cdf[rows], u, right=True).squeeze(1).clamp(max=cdf.size(-1) - 1)
+
+
+def outside_nucleus(probs: torch.Tensor, tokens: torch.Tensor, top_p: float) -> torch.Tensor:
+    """(b,) whether each row's token lies outside its top-p nucleus: the tokens
+    likelier than it already hold top_p of the mass. Tokens likelier than
+    1 - top_p are inside whatever the rest, so only the others are summed."""
+    chosen = probs.gather(1, tokens[:, None])  # (b, 1)
+    outside = torch.zeros(len(tokens), dtype=torch.bool, device=probs.device)
+    doubtful = (chosen.squeeze(1) <= 1 - top_p + SURELY_IN).nonzero().squeeze(1)
+    if len(doubtful):
+        rows = probs[doubtful]
+        above = torch.where(rows > chosen[doubtful], rows, 0).sum(-1)
+        outside[doubtful] = above >= top_p
+    return outside
 
 
 def sample_nucleus(
