@@ -40,6 +40,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
@@ -144,7 +145,9 @@ def readers_sustained(readers: int, seconds: float) -> tuple[bool, int, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--batch", type=int, default=16, help="memes per job")
+    parser.add_argument(
+        "--batch", type=int, default=settings.GENERATION_BATCH_SIZE, help="memes per job (the site's default)"
+    )
     parser.add_argument("--rounds", type=int, default=6, help="jobs timed for throughput")
     parser.add_argument("--seconds", type=float, default=30, help="length of each reader simulation")
     parser.add_argument("--readers", default="10,25,50,100,200", help="reader counts to try, ascending")
