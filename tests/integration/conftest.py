@@ -19,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from celery import Celery
 from django.db import connection
 
 from feed.models import GenerationJob, Meme
+from tests.conftest import make_template
 from tests.servers import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,6 +44,28 @@ def wait_for(condition: Callable[[], bool], seconds: float, what: str) -> None:
             return
         time.sleep(0.2)
     raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+
+
+JOBS, MEMES_PER_JOB = 10, 5  # the 50 memes every fault test makes
+
+
+def queue_jobs(broker: str) -> None:
+    """JOBS jobs of MEMES_PER_JOB memes for one template, rows first, each sent
+    to the model queue on ``broker`` as the site sends them."""
+    template = make_template()
+    sender = Celery(broker=broker)
+    for _ in range(JOBS):
+        job = GenerationJob.objects.create(template=template, count=MEMES_PER_JOB)
+        sender.send_task("generation.tasks.write_captions", args=[[str(job.pk)]], queue="model")
+    sender.close()
+
+
+@pytest.fixture
+def redis_broker() -> str:
+    url = os.environ.get("CELERY_BROKER_URL", "")
+    if not url.startswith("redis://"):
+        pytest.skip("needs the PostgreSQL and Redis servers that `python -m tests.servers` starts")
+    return url
 
 
 def every_job_ends_with_each_meme_once(memes: int, seconds: float = 120) -> None:

@@ -10,23 +10,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from celery import Celery
 from django.db import connection
 
 from feed.models import GenerationJob, Meme
-from tests.conftest import make_template
-from tests.integration.conftest import FAST_SWEEP, every_job_ends_with_each_meme_once, wait_for
-
-JOBS, MEMES_PER_JOB = 10, 5
+from tests.integration.conftest import (
+    FAST_SWEEP,
+    JOBS,
+    MEMES_PER_JOB,
+    every_job_ends_with_each_meme_once,
+    queue_jobs,
+    wait_for,
+)
 
 
 def crash_and_recover(broker: str, start_worker: Any) -> None:
-    template = make_template()
-    jobs = [GenerationJob.objects.create(template=template, count=MEMES_PER_JOB) for _ in range(JOBS)]
-    sender = Celery(broker=broker)
-    for job in jobs:
-        sender.send_task("generation.tasks.write_captions", args=[[str(job.pk)]], queue="model")
-
+    queue_jobs(broker)
     first = start_worker(broker, {})
     wait_for(lambda: Meme.objects.filter(status="ready").exists(), 60, "the first worker to make a meme")
     os.killpg(first.pid, signal.SIGKILL)  # mid-batch: it still has jobs claimed and messages unacked
@@ -46,10 +44,7 @@ def test_the_default_broker_recovers_from_a_killed_worker(start_worker: Any, tmp
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
-def test_redis_recovers_from_a_killed_worker(start_worker: Any) -> None:
-    broker = os.environ.get("CELERY_BROKER_URL", "")
-    if not broker.startswith("redis://"):
-        pytest.skip("needs the Redis server that `python -m tests.servers` starts")
+def test_redis_recovers_from_a_killed_worker(redis_broker: str, start_worker: Any) -> None:
     # Celery reads CELERY_BROKER_URL from the environment before any argument,
     # so the sender and the workers use that one.
-    crash_and_recover(broker, start_worker)
+    crash_and_recover(redis_broker, start_worker)
