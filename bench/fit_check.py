@@ -20,16 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from PIL import Image, ImageDraw
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generation.layout import TextBox, memegen_boxes
 from generation.render import (
     Laid,
-    draw_lines,
+    contains,
+    drawn_ink,
     layout_boxes,
-    line_origins,
     load_template,
     readable_size,
     render_meme,
@@ -46,19 +45,11 @@ def template_files(templates: Path, key: str) -> tuple[Path, list[TextBox]]:
     )
 
 
-def ink_outside_box(size: tuple[int, int], item: Laid) -> bool:
-    """Draw the box's lines on a transparent canvas with a margin around the box
-    and look for any ink pixel in the margin: the renderer's count, re-checked."""
-    assert item.fit is not None
-    _, _, width, height = item.rect
-    margin = item.fit.size * 2  # pixels: more than any glyph can overshoot
-    canvas = Image.new("L", (width + 2 * margin, height + 2 * margin), 0)
-    origins = [(x + margin, y + margin) for x, y in line_origins(item.fit, (width, height), item.box.align)]
-    draw_lines(ImageDraw.Draw(canvas), item.fit, origins, "white")
-    ink = canvas.getbbox()
-    return ink is not None and (
-        ink[0] < margin or ink[1] < margin or ink[2] > margin + width or ink[3] > margin + height
-    )
+def ink_outside_box(item: Laid) -> bool:
+    """Any ink pixel outside the box when its lines are drawn alone: the
+    renderer's count, re-checked on pixels."""
+    ink = drawn_ink(item)
+    return ink is not None and not contains((0, 0, *item.rect[2:]), ink)
 
 
 def percentile(values: list[int], fraction: float) -> int:
@@ -97,7 +88,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if item.fit is None:
                 continue
             totals["boxes"] += 1
-            totals["pixel_overflow"] += ink_outside_box(template.size, item)
+            totals["pixel_overflow"] += ink_outside_box(item)
             sizes.append(item.fit.size)
             text = " ".join(item.fit.lines)
             if len(text) < SHORT_CAPTION:

@@ -402,6 +402,24 @@ def draw_lines(draw: ImageDraw.ImageDraw, fit: Fit, origins: Sequence[tuple[int,
         draw.text(origin, line, color, face, anchor="ls", stroke_width=fit.stroke, stroke_fill=outline)
 
 
+def drawn_ink(item: Laid) -> Rect | None:
+    """Where a laid box's lines put ink, found on real pixels rather than by
+    ``ink_rect``'s arithmetic (the tests and the fit check re-check with it):
+    the lines drawn alone on a canvas with a margin wider than any glyph
+    overshoots. In the box's own pixels, so outside the box is below 0 or past
+    its size; None when nothing is inked."""
+    assert item.fit is not None
+    _, _, width, height = item.rect
+    margin = item.fit.size * 2
+    canvas = Image.new("L", (width + 2 * margin, height + 2 * margin), 0)
+    origins = [(x + margin, y + margin) for x, y in line_origins(item.fit, (width, height), item.box.align)]
+    draw_lines(ImageDraw.Draw(canvas), item.fit, origins, "white")
+    ink = canvas.getbbox()
+    if ink is None:
+        return None
+    return ink[0] - margin, ink[1] - margin, ink[2] - ink[0], ink[3] - ink[1]
+
+
 def draw_box(image: Image.Image, box: TextBox, rect: Rect, fit: Fit) -> tuple[bool, Rect]:
     """Draw one box's text in ``rect``: whether all its ink landed inside the
     rectangle and the image, and where the ink is (pixels, image coordinates)."""

@@ -3,9 +3,8 @@
 awkward captions on every golden template, rotated boxes included."""
 
 import pytest
-from PIL import Image, ImageDraw
 
-from generation.render import Laid, draw_lines, layout_boxes, line_origins, render_meme
+from generation.render import Laid, contains, drawn_ink, layout_boxes, render_meme
 from tests.golden.templates import CAPTIONS, template
 
 AWKWARD = [
@@ -20,15 +19,9 @@ AWKWARD = [
 
 
 def ink_outside(item: Laid) -> bool:
-    assert item.fit is not None
-    _, _, width, height = item.rect
-    margin = item.fit.size * 2  # pixels: more than any glyph can overshoot
-    canvas = Image.new("L", (width + 2 * margin, height + 2 * margin), 0)
-    origins = [(x + margin, y + margin) for x, y in line_origins(item.fit, (width, height), item.box.align)]
-    draw_lines(ImageDraw.Draw(canvas), item.fit, origins, "white")
-    ink = canvas.getbbox()
+    ink = drawn_ink(item)
     assert ink is not None
-    return ink[0] < margin or ink[1] < margin or ink[2] > margin + width or ink[3] > margin + height
+    return not contains((0, 0, *item.rect[2:]), ink)
 
 
 @pytest.mark.parametrize("key", sorted(CAPTIONS))
