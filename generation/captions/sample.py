@@ -196,8 +196,13 @@ def sample_boxes(
 ) -> list[list[str] | None]:
     """Boxes per row, or None for a row that did not reach its end token in time.
 
-    Rows that finish leave the batch (and the KV cache) at once, so the loop's cost follows the
-    captions' mean length rather than the longest one's.
+    Rows that finish leave the batch (and the KV cache) once an eighth of it has finished, so
+    the loop's cost follows the captions' mean length rather than the longest one's; copying
+    the cache at every finished row cost more than carrying a few dead rows.
+
+    With ``settings.template_guidance`` other than 1, each row runs twice, once more with the
+    generic template token, and its first ``settings.guided_tokens`` tokens are drawn from the
+    guided log-probabilities (see guide); then the generic copies leave the batch.
     """
     if not rows:
         return []
@@ -211,9 +216,17 @@ def sample_boxes(
     boost = KeywordBoost(model, rows)
     bonus = boost.bonus(settings.keyword_boost)  # (2, B, V) or None
     used = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,) a keyword was started
-    out = gpt(input_ids=input_ids, attention_mask=attention, position_ids=positions, use_cache=True)
+    guided = settings.template_guidance != 1 and any(r.prompt[0] != ids.generic for r in rows)
+    out = gpt(
+        input_ids=with_generic(input_ids, attention, ids.generic) if guided else input_ids,
+        attention_mask=twice(attention, guided),
+        position_ids=twice(positions, guided),
+        use_cache=True,
+        logits_to_keep=1,  # the vocabulary projection of the prompt's last token only
+    )
     for t in range(steps):
-        logits = constrain(out.logits[:, -1, :].float(), ids, live)  # (b, V) for the b rows still running
+        last = out.logits[:, -1, :].float()  # (b, V), or (2b, V) with the generic copies second
+        logits = constrain(guide(last, settings.template_guidance) if guided else last, ids, live)
         if bonus is not None:  # nudge rows that have not used a keyword yet towards one
             at_start = live.box_len == 0  # (b,) the next token starts a box
             nudge = torch.where(at_start[:, None], bonus[1, live.rows], bonus[0, live.rows])  # (b, V)
@@ -223,29 +236,57 @@ def sample_boxes(
         if bonus is not None:
             nxt = boost.complete(nxt, live.rows, used, at_start)
             used[live.rows] |= nudge.gather(1, nxt[:, None]).squeeze(1) > 0
-        tokens[live.rows, t] = nxt
-        done = live.advance(nxt, ids)  # (b,)
-        finished[live.rows[done]] = True
-        if bool(done.all()):
+        tokens[live.rows, t] = nxt  # an ended row's later tokens come after its end token: ignored
+        finished[live.rows[live.advance(nxt, ids)]] = True
+        if bool(live.ended.all()):
             break
-        if bool(done.any()):
-            keep = (~done).nonzero().squeeze(1)  # (b',)
+        if live.worth_compacting():
+            keep = (~live.ended).nonzero().squeeze(1)  # (b',)
+            both = torch.cat([keep, keep + len(live.ended)]) if guided else keep
+            out.past_key_values.batch_select_indices(both)
             live.select(keep)
-            out.past_key_values.batch_select_indices(keep)
             nxt, attention, positions = nxt[keep], attention[keep], positions[keep]
+        if guided and t + 1 >= settings.guided_tokens:  # the generic copies are done: drop them
+            out.past_key_values.batch_select_indices(torch.arange(len(live.ended), device=device))
+            guided = False
         attention = torch.cat([attention, torch.ones_like(attention[:, :1])], dim=1)  # (b, P + t + 1)
         positions = positions[:, -1:] + 1  # (b, 1)
         out = gpt(
-            input_ids=nxt[:, None],
-            attention_mask=attention,
-            position_ids=positions,
+            input_ids=twice(nxt[:, None], guided),
+            attention_mask=twice(attention, guided),
+            position_ids=twice(positions, guided),
             past_key_values=out.past_key_values,
             use_cache=True,
+            logits_to_keep=1,
         )
     return [
         decode_boxes(model, seq) if ok else None
         for seq, ok in zip(tokens.tolist(), finished.tolist(), strict=True)
     ]
+
+
+def twice(x: torch.Tensor, guided: bool) -> torch.Tensor:
+    """The batch stacked on itself when guided (the generic-template copies share its masks)."""
+    return torch.cat([x, x]) if guided else x
+
+
+def with_generic(input_ids: torch.Tensor, attention: torch.Tensor, generic: int) -> torch.Tensor:
+    """(2B, P): the prompts, then the same prompts with their template token made generic."""
+    plain = input_ids.clone()
+    first = attention.argmax(-1)  # (B,) where each left-padded prompt starts: its template token
+    plain[torch.arange(len(plain), device=plain.device), first] = generic
+    return torch.cat([input_ids, plain])
+
+
+def guide(logits: torch.Tensor, scale: float) -> torch.Tensor:
+    """(b, V) guided next-token logits from (2b, V), the generic-template copies second
+    (classifier-free guidance): log p(x|generic) + scale * (log p(x|template) - log p(x|generic)).
+
+    Raw logits stand in for log-probabilities: they differ by a constant per row, which leaves
+    the softmax unchanged.
+    """
+    cond, plain = logits.chunk(2)
+    return plain.add_(cond.sub_(plain).mul_(scale))  # in place: cond and plain are not used again
 
 
 class KeywordBoost:
@@ -307,6 +348,9 @@ class KeywordBoost:
         self.ended.clear()
 
 
+COMPACT_AT = 8  # drop ended rows once they are 1/8 of the batch
+
+
 class Progress:
     """Box progress of the rows still being sampled, and which original rows they are."""
 
@@ -315,17 +359,25 @@ class Progress:
         self.box_counts = box_counts  # (b,)
         self.boxes_done = torch.zeros_like(box_counts)  # (b,) box tokens emitted
         self.box_len = torch.zeros_like(box_counts)  # (b,) tokens in the current box
+        self.ended = torch.zeros_like(box_counts, dtype=torch.bool)  # (b,) past its end token
 
     def advance(self, nxt: torch.Tensor, ids: SpecialIds) -> torch.Tensor:
         """Count the new tokens into boxes; returns which rows just ended."""
         is_box = nxt == ids.box
         self.boxes_done += is_box.long()
         self.box_len = torch.where(is_box, torch.zeros_like(self.box_len), self.box_len + 1)
-        return nxt == ids.eos
+        just_ended = (nxt == ids.eos) & ~self.ended
+        self.ended |= just_ended
+        return just_ended
+
+    def worth_compacting(self) -> bool:
+        """Whether enough rows have ended to drop them from the batch and the cache."""
+        return int(self.ended.sum()) * COMPACT_AT >= len(self.ended)
 
     def select(self, keep: torch.Tensor) -> None:
         self.rows, self.box_counts = self.rows[keep], self.box_counts[keep]
         self.boxes_done, self.box_len = self.boxes_done[keep], self.box_len[keep]
+        self.ended = self.ended[keep]
 
 
 def decode_boxes(model: CaptionModel, seq: list[int]) -> list[str]:

@@ -29,6 +29,12 @@ class Command(BaseCommand):
             default=None,
             help="override the sampler's default (0 = the model alone)",
         )
+        parser.add_argument(
+            "--template-guidance",
+            type=float,
+            default=None,
+            help="override the sampler's default (1 = no guidance)",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         import torch
@@ -54,6 +60,8 @@ class Command(BaseCommand):
             sampling = SamplingSettings()
             if opts["keyword_boost"] is not None:
                 sampling.keyword_boost = opts["keyword_boost"]
+            if opts["template_guidance"] is not None:
+                sampling.template_guidance = opts["template_guidance"]
             metrics = evaluate(model, Path(opts["data"]), ev, sampling)
         except (FileNotFoundError, ValueError) as error:
             raise CommandError(str(error)) from None

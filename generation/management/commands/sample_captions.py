@@ -26,6 +26,9 @@ class Command(BaseCommand):
         parser.add_argument("--top-k", type=int, default=defaults.top_k)
         parser.add_argument("--top-p", type=float, default=defaults.top_p)
         parser.add_argument("--keyword-boost", type=float, default=defaults.keyword_boost)
+        parser.add_argument(
+            "--template-guidance", type=float, default=defaults.template_guidance, help="1 = off"
+        )
         parser.add_argument("--seed", type=int, default=None)
         parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
 
@@ -39,6 +42,7 @@ class Command(BaseCommand):
             top_k=opts["top_k"],
             top_p=opts["top_p"],
             keyword_boost=opts["keyword_boost"],
+            template_guidance=opts["template_guidance"],
         )
         try:
             model = load_caption_model(Path(opts["model"] or settings.CAPTION_MODEL_DIR))
