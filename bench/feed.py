@@ -5,8 +5,9 @@
 1. loads 10,000 memes and 50,000 reactions in bulk (server-side INSERT …
    SELECT), serves them with gunicorn (--workers sync workers, 2 by default) and measures with wrk
    (16 connections, one reader each, following `next` for 25 pages of 20 before
-   starting a new feed session) the feed and an empty DRF endpoint, in three
-   turns of 15 s each, reporting medians (the machine is shared);
+   starting a new feed session) the feed, an empty DRF endpoint and one that
+   first checks the token as the feed does, in three turns of 15 s each,
+   reporting medians (the machine is shared);
 2. grows the data to --memes and --reactions, measures again;
 3. prints p50/p95 latency and requests/s, the feed/empty ratio, p95 at 1M over
    p95 at 10k, and EXPLAIN ANALYZE of the queries one feed page runs.
@@ -284,14 +285,15 @@ def measure(base: str, script: Path, seconds: int, rounds: int) -> dict[str, dic
     machine is shared, and turns spread whatever else runs over both."""
     feed = f"/api/feed/?page_size={PAGE_SIZE}"
     wrk(base, feed, 5, script)  # warm: connections, caches, the slug map, prepared statements
-    runs: dict[str, list[dict[str, Any]]] = {"empty": [], "feed": []}
+    runs: dict[str, list[dict[str, Any]]] = {"empty": [], "signed-in": [], "feed": []}
     for _ in range(rounds):
         runs["empty"].append(wrk(base, "/api/bench/empty/", seconds, script, 1))
+        runs["signed-in"].append(wrk(base, "/api/bench/signed-in/", seconds, script, 1))
         runs["feed"].append(wrk(base, feed, seconds, script))
     results = {name: medians(found) for name, found in runs.items()}
     for name, result in results.items():
         say(
-            f"  {name:5}: {result['per_second']:7.0f} req/s  p50 {result['p50_ms']:6.1f} ms  "
+            f"  {name:9}: {result['per_second']:7.0f} req/s  p50 {result['p50_ms']:6.1f} ms  "
             f"p95 {result['p95_ms']:6.1f} ms  p99 {result['p99_ms']:6.1f} ms  "
             f"(medians of {rounds} × {seconds} s; {result['failed']} non-200, "
             f"{result['socket_errors']} socket errors; load average {os.getloadavg()[0]:.1f})"
@@ -339,7 +341,7 @@ def main() -> None:
     parser.add_argument("--reactions", type=int, default=5_000_000)
     parser.add_argument("--small-memes", type=int, default=10_000)
     parser.add_argument("--seconds", type=int, default=15, help="each measurement")
-    parser.add_argument("--rounds", type=int, default=3, help="turns of empty and feed per size")
+    parser.add_argument("--rounds", type=int, default=3, help="turns of each endpoint per size")
     parser.add_argument(
         "--workers", type=int, default=2, help="gunicorn sync workers (its docs suggest 2 per core + 1)"
     )
@@ -374,6 +376,8 @@ def main() -> None:
     growth = large["feed"]["p95_ms"] / small["feed"]["p95_ms"]
     say("\nsummary")
     say(f"  feed/empty requests per second at {memes:,} memes: {ratio:.2f} (goal ≥ 0.5)")
+    signed_in = large["feed"]["per_second"] / large["signed-in"]["per_second"]
+    say(f"  feed/signed-in empty requests per second at {memes:,} memes: {signed_in:.2f}")
     say(f"  feed p95 at {memes:,} / at {args.small_memes:,} memes: {growth:.2f}× (goal ≤ 1.5×)")
     say(f"  feed p95 at {memes:,} memes: {large['feed']['p95_ms']:.1f} ms (goal ≤ 50 ms)")
     for name, plan in plans.items():
@@ -387,6 +391,7 @@ def main() -> None:
             "small": small,
             "large": large,
             "ratio": ratio,
+            "signed_in_ratio": signed_in,
             "p95_growth": growth,
             "plans": plans,
         }

@@ -1,5 +1,6 @@
-"""The site's routes plus /api/bench/empty/: a DRF view that does nothing, the
-ceiling any endpoint on this server can reach."""
+"""The site's routes plus two DRF views that do nothing: /api/bench/empty/, the
+ceiling any endpoint on this server can reach, and /api/bench/signed-in/, which
+first checks the reader's token as the feed does (what any reader's endpoint pays)."""
 
 from typing import Any
 
@@ -9,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from feed.api import FeedView
 from memesite.urls import urlpatterns as site_urlpatterns
 
 
@@ -20,7 +22,13 @@ class EmptyView(APIView):
         return Response({})
 
 
+class SignedInView(EmptyView):
+    authentication_classes = FeedView.authentication_classes
+    permission_classes = FeedView.permission_classes
+
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("api/bench/empty/", EmptyView.as_view()),
+    path("api/bench/signed-in/", SignedInView.as_view()),
     *site_urlpatterns,
 ]
