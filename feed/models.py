@@ -12,6 +12,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Cast, Coalesce, Greatest
+from django.db.models.lookups import LessThan
 from django.utils import timezone
 
 from generation.layout import LayoutError, boxes_to_json, parse_boxes
@@ -103,6 +104,10 @@ class Template(models.Model):
             raise ValidationError({"boxes": str(error)}) from None
 
 
+FEW_VOTES = 5  # likes + dislikes below this count as "few": such memes get shown to earn votes
+FEW_VOTES_READY = Q(status="ready") & Q(LessThan(F("likes") + F("dislikes"), FEW_VOTES))
+
+
 class MemeQuerySet(models.QuerySet["Meme"]):
     def visible(self) -> MemeQuerySet:
         return self.filter(status=Meme.Status.READY)
@@ -170,6 +175,15 @@ class Meme(models.Model):
                 fields=["template", "-created_at", "-id"],
                 name="meme_template_new",
                 condition=Q(status="ready"),
+            ),
+            # The newest memes with few votes, which feed sessions mix in
+            # (feed.ranking): without these, finding them reads every
+            # voted-on meme's row on the way.
+            models.Index(fields=["-created_at", "-id"], name="meme_new_few_votes", condition=FEW_VOTES_READY),
+            models.Index(
+                fields=["template", "-created_at", "-id"],
+                name="meme_template_new_few_votes",
+                condition=FEW_VOTES_READY,
             ),
         ]
 
