@@ -31,6 +31,7 @@ from transformers.generation.logits_process import UnbatchedClassifierFreeGuidan
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generation.captions.config import SamplingSettings
+from generation.captions.errors import SamplingError
 from generation.captions.model import CaptionModel, load_caption_model
 from generation.captions.prompt import prompt_ids
 from generation.captions.sample import Row, sample_boxes
@@ -118,10 +119,13 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     model = load_caption_model(Path(args.model), "cpu")
-    settings = SamplingSettings()
-    for name in ("temperature", "top_k", "top_p", "template_guidance", "guided_tokens"):
-        if getattr(args, name) is not None:
-            setattr(settings, name, getattr(args, name))
+    names = ("temperature", "top_k", "top_p", "template_guidance", "guided_tokens")
+    try:
+        settings = SamplingSettings(
+            **{name: getattr(args, name) for name in names if getattr(args, name) is not None}
+        )
+    except SamplingError as error:
+        parser.error(str(error))
     batched(model, prompts(model, 16, 1), settings)  # warm-up
     # Each round times the two back to back and keeps their ratio; the medians of the rounds are
     # reported, so load from other work that comes and goes moves both sides of a ratio alike.

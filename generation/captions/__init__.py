@@ -5,7 +5,13 @@ with ``load_caption_model`` and calls ``CaptionModel.write`` with a batch of req
 """
 
 from generation.captions.config import CaptionConfig, SamplingSettings, TrainConfig
-from generation.captions.errors import CaptionError, CaptionModelMissing, KeywordError, TemplateError
+from generation.captions.errors import (
+    CaptionError,
+    CaptionModelMissing,
+    KeywordError,
+    SamplingError,
+    TemplateError,
+)
 from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.model import CaptionModel, load_caption_model
 from generation.captions.sample import Caption, CaptionRequest
@@ -18,6 +24,7 @@ __all__ = [
     "CaptionModelMissing",
     "CaptionRequest",
     "KeywordError",
+    "SamplingError",
     "SamplingSettings",
     "TemplateError",
     "TrainConfig",

@@ -8,7 +8,10 @@ The prompt format is fixed here too, so the tokenizer, the trainer and the sampl
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from math import isfinite
 from typing import Any
+
+from generation.captions.errors import SamplingError
 
 EOS = "<|endoftext|>"
 PAD = "<|pad|>"
@@ -69,7 +72,7 @@ class TrainConfig:
         return asdict(self)
 
 
-@dataclass
+@dataclass(frozen=True)
 class SamplingSettings:
     """Decoding settings; every Caption records the ones that made it."""
 
@@ -94,6 +97,32 @@ class SamplingSettings:
     guided_tokens: int = 12
     max_attempts: int = 4  # rounds of resampling for captions the filters reject
     oversample: float = 1.3  # first round asks for this many times n, filters will reject some
+
+    def __post_init__(self) -> None:
+        problems = [
+            f"{name} must be a finite number, not {value}"
+            for name, value in self.floats()
+            if not isfinite(value)
+        ]
+        if problems:
+            raise SamplingError("; ".join(problems))
+        rules = (
+            ("temperature", self.temperature > 0, "above 0"),
+            ("top_k", self.top_k >= 0, "0 (off) or more"),
+            ("top_p", 0 < self.top_p <= 1, "above 0 and at most 1"),
+            ("max_new_tokens", self.max_new_tokens >= 1, "at least 1"),
+            ("keyword_boost", self.keyword_boost >= 0, "0 (off) or more"),
+            ("template_guidance", self.template_guidance >= 0, "0 or more (1 = off)"),
+            ("guided_tokens", self.guided_tokens >= 0, "0 or more"),
+            ("max_attempts", self.max_attempts >= 1, "at least 1"),
+            ("oversample", self.oversample >= 1, "at least 1"),
+        )
+        problems = [f"{name} must be {rule}, not {getattr(self, name)}" for name, ok, rule in rules if not ok]
+        if problems:
+            raise SamplingError("; ".join(problems))
+
+    def floats(self) -> list[tuple[str, float]]:
+        return [(name, value) for name, value in asdict(self).items() if isinstance(value, float)]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -17,3 +17,7 @@ class KeywordError(CaptionError, ValueError):
 
 class TemplateError(CaptionError, ValueError):
     """A request the model cannot serve, e.g. a box count below 1."""
+
+
+class SamplingError(CaptionError, ValueError):
+    """Sampling settings out of their range (a negative temperature, top-p above 1, nan)."""

@@ -46,7 +46,11 @@ class Command(BaseCommand):
 
         torch.manual_seed(opts["seed"])
         model_dir = Path(opts["model"] or settings.CAPTION_MODEL_DIR)
+        overrides = {
+            name: opts[name] for name in ("keyword_boost", "template_guidance") if opts[name] is not None
+        }
         try:
+            sampling = SamplingSettings(**overrides)
             model = load_caption_model(model_dir, opts["device"])
         except CaptionError as error:
             raise CommandError(str(error)) from None
@@ -57,11 +61,6 @@ class Command(BaseCommand):
             max_captions=opts["max_captions"],
         )
         try:
-            sampling = SamplingSettings()
-            if opts["keyword_boost"] is not None:
-                sampling.keyword_boost = opts["keyword_boost"]
-            if opts["template_guidance"] is not None:
-                sampling.template_guidance = opts["template_guidance"]
             metrics = evaluate(model, Path(opts["data"]), ev, sampling)
         except (FileNotFoundError, ValueError) as error:
             raise CommandError(str(error)) from None

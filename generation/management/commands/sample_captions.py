@@ -37,14 +37,14 @@ class Command(BaseCommand):
 
         keywords = [k for k in opts["keywords"].split(",") if k.strip()] if opts["keywords"] else []
         request = CaptionRequest(opts["template"], opts["boxes"], keywords, opts["example"], opts["n"])
-        sampling = SamplingSettings(
-            temperature=opts["temperature"],
-            top_k=opts["top_k"],
-            top_p=opts["top_p"],
-            keyword_boost=opts["keyword_boost"],
-            template_guidance=opts["template_guidance"],
-        )
         try:
+            sampling = SamplingSettings(
+                temperature=opts["temperature"],
+                top_k=opts["top_k"],
+                top_p=opts["top_p"],
+                keyword_boost=opts["keyword_boost"],
+                template_guidance=opts["template_guidance"],
+            )
             model = load_caption_model(Path(opts["model"] or settings.CAPTION_MODEL_DIR))
             captions = model.write([request], sampling, rng_seed=opts["seed"])
         except CaptionError as error:
