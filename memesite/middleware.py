@@ -1,10 +1,14 @@
-"""The answer when a service the site needs is out of reach for a moment
-(PostgreSQL restarting or failing over, a connection it dropped, Redis behind
-the rate limits restarting): 503 with Retry-After, which tells browsers, API
-clients and load balancers to come back, instead of a 500 that says the site
-is broken. JSON under /api/, a plain page elsewhere; neither touches the
-database. Django drops a failed database connection when the request ends, so
-the next request connects afresh."""
+"""The site's own refusals around every view: JSON under /api/, a plain page
+elsewhere, neither touching the database.
+
+ServiceUnavailableMiddleware: the answer when a service the site needs is out
+of reach for a moment (PostgreSQL restarting or failing over, a connection it
+dropped, Redis behind the rate limits restarting): 503 with Retry-After, which
+tells browsers, API clients and load balancers to come back, instead of a 500
+that says the site is broken. Django drops a failed database connection when
+the request ends, so the next request connects afresh.
+
+RequestTooLargeMiddleware: 413 for a body too large to be worth reading."""
 
 from __future__ import annotations
 
@@ -48,3 +52,33 @@ class ServiceUnavailableMiddleware:
             response = HttpResponse(render_to_string("503.html", {"message": MESSAGE}), status=503)
         response["Retry-After"] = str(RETRY_AFTER_SECONDS)
         return response
+
+
+class RequestTooLargeMiddleware:
+    """413 for a request whose declared body is over MAX_REQUEST_BYTES, before
+    anything reads it. No endpoint takes more than one image
+    (generation.images.MAX_BYTES) and its form; without this, Django would
+    receive a mistaken multi-gigabyte upload in full before the form refused it.
+    A body sent without a length is left to the server in front and to Django's
+    own limits (DATA_UPLOAD_MAX_MEMORY_SIZE)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        size = declared_length(request)
+        limit = settings.MAX_REQUEST_BYTES
+        if size <= limit:
+            return self.get_response(request)
+        message = f"The request is {size / 1e6:.1f} MB; the limit is {limit / 1e6:.1f} MB."
+        log.warning("refused %s %s: %s", request.method, request.path, message)
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": message}, status=413)
+        return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+
+
+def declared_length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0  # Django reads a malformed length as no body, too

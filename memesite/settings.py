@@ -103,6 +103,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A body declared over MAX_REQUEST_BYTES is a 413 before anything reads it (memesite/middleware.py).
+    "memesite.middleware.RequestTooLargeMiddleware",
     # A database or Redis out of reach in any view is a 503, not a 500 (memesite/middleware.py).
     "memesite.middleware.ServiceUnavailableMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -231,8 +233,12 @@ STORAGES = {
     },
 }
 
-# Uploads: the image checks in generation.images enforce their own limits;
-# these keep Django from buffering more than that in the first place.
+# Uploads: the image checks in generation.images enforce their own limits (10 MB
+# a file) and say so on the form; a request declaring a body over
+# MAX_REQUEST_BYTES (well above that, so a somewhat large image still gets the
+# form's message) is refused before it is read. Django buffers no more than
+# 12 MiB in memory.
+MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 32_000_000, minimum=64 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 
