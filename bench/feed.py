@@ -5,8 +5,10 @@
 1. loads 10,000 memes and 50,000 reactions in bulk (server-side INSERT …
    SELECT), serves them with gunicorn (--workers sync workers, 2 by default) and measures with wrk
    (16 connections, one reader each, following `next` for 25 pages of 20 before
-   starting a new feed session) the feed, an empty DRF endpoint and one that
-   first checks the token as the feed does, in three turns of 15 s each,
+   starting a new feed session) the feed, an empty DRF endpoint, one that
+   first checks the token as the feed does, and a page of twenty memes that
+   PostgreSQL builds as JSON in one query (the least a page read from the
+   database can cost: bench/feed_server_urls.py), in three turns of 15 s each,
    reporting medians (the machine is shared);
 2. grows the data to --memes and --reactions, measures again;
 3. prints p50/p95 latency and requests/s, the feed/empty ratio, p95 at 1M over
@@ -285,10 +287,11 @@ def measure(base: str, script: Path, seconds: int, rounds: int) -> dict[str, dic
     machine is shared, and turns spread whatever else runs over both."""
     feed = f"/api/feed/?page_size={PAGE_SIZE}"
     wrk(base, feed, 5, script)  # warm: connections, caches, the slug map, prepared statements
-    runs: dict[str, list[dict[str, Any]]] = {"empty": [], "signed-in": [], "feed": []}
+    runs: dict[str, list[dict[str, Any]]] = {"empty": [], "signed-in": [], "one-query": [], "feed": []}
     for _ in range(rounds):
         runs["empty"].append(wrk(base, "/api/bench/empty/", seconds, script, 1))
         runs["signed-in"].append(wrk(base, "/api/bench/signed-in/", seconds, script, 1))
+        runs["one-query"].append(wrk(base, "/api/bench/one-query/", seconds, script, 1))
         runs["feed"].append(wrk(base, feed, seconds, script))
     results = {name: medians(found) for name, found in runs.items()}
     for name, result in results.items():
@@ -380,6 +383,8 @@ def main() -> None:
     say(f"  feed/empty requests per second at {memes:,} memes: {ratio:.2f} (goal ≥ 0.5)")
     signed_in = large["feed"]["per_second"] / large["signed-in"]["per_second"]
     say(f"  feed/signed-in empty requests per second at {memes:,} memes: {signed_in:.2f}")
+    floor = large["one-query"]["per_second"] / large["empty"]["per_second"]
+    say(f"  one-query page/empty requests per second at {memes:,} memes: {floor:.2f} (a page's ceiling)")
     say(f"  feed p95 at {memes:,} / at {args.small_memes:,} memes: {growth:.2f}× (goal ≤ 1.5×)")
     say(f"  feed p95 at {memes:,} memes: {large['feed']['p95_ms']:.1f} ms (goal ≤ 50 ms)")
     for name, plan in plans.items():
@@ -394,6 +399,7 @@ def main() -> None:
             "large": large,
             "ratio": ratio,
             "signed_in_ratio": signed_in,
+            "one_query_ratio": floor,
             "p95_growth": growth,
             "plans": plans,
         }

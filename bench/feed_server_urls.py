@@ -1,9 +1,13 @@
-"""The site's routes plus two DRF views that do nothing: /api/bench/empty/, the
-ceiling any endpoint on this server can reach, and /api/bench/signed-in/, which
-first checks the reader's token as the feed does (what any reader's endpoint pays)."""
+"""The site's routes plus three DRF views for bench/feed.py to compare the feed
+against, on the same server: /api/bench/empty/, the ceiling any endpoint on
+this server can reach; /api/bench/signed-in/, which first checks the reader's
+token as the feed does (what any reader's endpoint pays); and
+/api/bench/one-query/, the least a page read from PostgreSQL can cost here."""
 
 from typing import Any
 
+from django.db import connection
+from django.http import HttpResponse
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -11,6 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from feed.api import FeedView
+from feed.ranking import FAVOURITE, MEME, REACTION, READY, TEMPLATE
 from memesite.urls import urlpatterns as site_urlpatterns
 
 
@@ -27,8 +32,38 @@ class SignedInView(EmptyView):
     permission_classes = FeedView.permission_classes
 
 
+# Twenty ready memes from a random place, with the feed item's columns, the
+# template and the reader's own reaction and favourite, as JSON that PostgreSQL
+# builds and Python passes through untouched: no feed session, cursor, query
+# validation or Python per item. A floor for any page read from PostgreSQL.
+ONE_QUERY_PAGE = f"""
+    SELECT json_build_object('next', NULL, 'results', COALESCE(json_agg(page ORDER BY page.id), '[]'))::text
+    FROM (SELECT m.id, m.texts, m.image, m.width, m.height, m.likes, m.dislikes, m.favourites, m.created_at,
+                 json_build_object('slug', t.slug, 'name', t.name) AS template,
+                 COALESCE((SELECT r.value FROM {REACTION} r WHERE r.user_id = $1 AND r.meme_id = m.id), 0)
+                     AS my_reaction,
+                 EXISTS (SELECT 1 FROM {FAVOURITE} f WHERE f.user_id = $1 AND f.meme_id = m.id) AS favourited
+          FROM {MEME} m JOIN {TEMPLATE} t ON t.id = m.template_id
+          WHERE m.status = '{READY}' AND m.id > (SELECT (random() * max(id))::bigint FROM {MEME})
+          ORDER BY m.id LIMIT 20) page"""
+_prepared_on: set[int] = set()
+
+
+class OneQueryPageView(SignedInView):
+    def get(self, request: Request) -> HttpResponse:  # type: ignore[override]
+        with connection.cursor() as cursor:
+            backend = connection.connection.get_backend_pid()
+            if backend not in _prepared_on:
+                cursor.execute(f"PREPARE bench_one_query_page (integer) AS {ONE_QUERY_PAGE}")
+                _prepared_on.add(backend)
+            cursor.execute("EXECUTE bench_one_query_page (%s)", [request.user.pk])
+            (body,) = cursor.fetchone()
+        return HttpResponse(body, content_type="application/json")
+
+
 urlpatterns: list[URLPattern | URLResolver] = [
     path("api/bench/empty/", EmptyView.as_view()),
     path("api/bench/signed-in/", SignedInView.as_view()),
+    path("api/bench/one-query/", OneQueryPageView.as_view()),
     *site_urlpatterns,
 ]
