@@ -6,7 +6,7 @@ token as the feed does (what any reader's endpoint pays); and
 
 from typing import Any
 
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.http import HttpResponse
 from django.urls import URLPattern, URLResolver, path
 from rest_framework.permissions import AllowAny
@@ -46,17 +46,18 @@ ONE_QUERY_PAGE = f"""
           FROM {MEME} m JOIN {TEMPLATE} t ON t.id = m.template_id
           WHERE m.status = '{READY}' AND m.id > (SELECT (random() * max(id))::bigint FROM {MEME})
           ORDER BY m.id LIMIT 20) page"""
-_prepared_on: set[int] = set()
 
 
 class OneQueryPageView(SignedInView):
     def get(self, request: Request) -> HttpResponse:  # type: ignore[override]
+        run = "EXECUTE bench_one_query_page (%s)"
         with connection.cursor() as cursor:
-            backend = connection.connection.get_backend_pid()
-            if backend not in _prepared_on:
-                cursor.execute(f"PREPARE bench_one_query_page (integer) AS {ONE_QUERY_PAGE}")
-                _prepared_on.add(backend)
-            cursor.execute("EXECUTE bench_one_query_page (%s)", [request.user.pk])
+            try:
+                cursor.execute(run, [request.user.pk])
+            except DatabaseError:  # not prepared on this connection, or the feed's first page cleared it
+                cursor.execute(
+                    f"PREPARE bench_one_query_page (integer) AS {ONE_QUERY_PAGE}; {run}", [request.user.pk]
+                )
             (body,) = cursor.fetchone()
         return HttpResponse(body, content_type="application/json")
 

@@ -210,8 +210,7 @@ def _execute(cursor: Any, name: str, params: dict[str, Any]) -> None:
     if key not in _prepared_on:
         # Prepared and run in one round trip (and, for Django, one query). The
         # DEALLOCATE clears a half-done earlier attempt; nothing else here prepares.
-        prepare = "; ".join(_prepare(each, sql) for each, sql in _statements().items())
-        cursor.execute(f"DEALLOCATE ALL; {prepare}; {_run(name)}", params)
+        cursor.execute(f"DEALLOCATE ALL; {_prepare_all()}; {_run(name)}", params)
         _prepared_on.add(key)
         return
     cursor.execute(_run(name), params)
@@ -225,6 +224,11 @@ def _statements() -> dict[str, str]:
         for one_template in (False, True):
             statements[_extension_name(sort, one_template)] = _extension_sql(sort, one_template)
     return statements
+
+
+@functools.cache
+def _prepare_all() -> str:
+    return "; ".join(_prepare(name, sql) for name, sql in _statements().items())
 
 
 def _parameters(sql: str) -> list[str]:

@@ -101,8 +101,8 @@ class SamplingSettings:
     def __post_init__(self) -> None:
         problems = [
             f"{name} must be a finite number, not {value}"
-            for name, value in self.floats()
-            if not isfinite(value)
+            for name, value in asdict(self).items()
+            if isinstance(value, float) and not isfinite(value)
         ]
         if problems:
             raise SamplingError("; ".join(problems))
@@ -120,9 +120,6 @@ class SamplingSettings:
         problems = [f"{name} must be {rule}, not {getattr(self, name)}" for name, ok, rule in rules if not ok]
         if problems:
             raise SamplingError("; ".join(problems))
-
-    def floats(self) -> list[tuple[str, float]]:
-        return [(name, value) for name, value in asdict(self).items() if isinstance(value, float)]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
