@@ -123,11 +123,12 @@ def say(text: str) -> None:
 # --- data -----------------------------------------------------------------------
 
 
-def require_postgres() -> None:
+def require_postgres(script: str = "bench/feed.py") -> None:
     if connection.vendor != "postgresql":
-        raise SystemExit(
-            "bench/feed.py needs PostgreSQL: python -m tests.servers .venv/bin/python bench/feed.py"
-        )
+        raise SystemExit(f"{script} needs PostgreSQL: python -m tests.servers .venv/bin/python {script}")
+
+
+def require_wrk() -> None:
     if shutil.which("wrk") is None:
         raise SystemExit("bench/feed.py needs wrk: apt-get install wrk")
 
@@ -353,6 +354,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
     require_postgres()
+    require_wrk()
     work = Path(tempfile.mkdtemp(prefix="memesite-bench-feed-"))
     script = work / "feed.lua"
     script.write_text(WRK_SCRIPT)

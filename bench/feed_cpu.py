@@ -110,7 +110,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--http-ms", type=float, default=0.45, help="fixed cost per request over HTTP")
     args = parser.parse_args()
-    feed.require_postgres()
+    feed.require_postgres("bench/feed_cpu.py")  # no wrk: nothing here goes over HTTP
     call_command("migrate", verbosity=0)
     feed.create_people_and_templates()
     feed.load(1, args.memes, args.memes * 5)

@@ -6,7 +6,8 @@ failover, an idle timeout) already holds the server's goodbye on its socket:
 the termination notice and end of file. So the socket is looked at first: an
 idle connection with nothing to read is in use as far as a round trip could
 tell, and only one with something waiting is asked ``SELECT 1``. That saved
-the feed a fifth of a page's time (bench/feed.py)."""
+a single reader's feed page about a fifth of its wall time in process (under
+load the round trip was mostly latency, not CPU: docs/feed.md)."""
 
 from __future__ import annotations
 
