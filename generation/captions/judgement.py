@@ -1,0 +1,175 @@
+"""Blind judgement of captions: what a reader sees, rated without knowing who wrote it.
+
+Automatic metrics (nats/char, distinct-n, fidelity) all passed while the captions were word
+salad, so the product's captions are also judged the way a reader meets them:
+
+1. ``build_blind_set``: for each of a dozen popular templates, ``per_source`` held-out human
+   captions and as many product captions with the same box counts (written by
+   ``CaptionModel.write`` at the product's settings, as the pipeline calls it), lowercased alike,
+   shuffled under opaque ids. The key (id -> source) is returned apart, to be stored where the
+   rater does not look.
+2. A rater who has not seen the samples answers four 0/1 questions per caption under rules
+   written before rating (docs/captions.md): coherent, in format, funny, offensive.
+3. ``unblind``: rates per source with Wilson 95% intervals.
+
+``discriminator_accuracy`` adds an adversarial figure: how well a freshly trained text
+classifier tells product captions from human ones (0.5 = indistinguishable).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import sqrt
+
+from generation.captions.config import SamplingSettings
+from generation.captions.data import Caption, caption_text
+from generation.captions.model import CaptionModel
+from generation.captions.sample import CaptionRequest
+
+QUESTIONS = ("coherent", "in_format", "funny", "offensive")
+SOURCES = ("product", "human")
+
+
+@dataclass(frozen=True)
+class BlindItem:
+    item_id: str  # opaque: a hash of the set's seed and position, says nothing of the source
+    template: str
+    boxes: Caption
+
+
+@dataclass(frozen=True)
+class FormatReference:
+    """What the rater is shown of a template: its name and a few training captions."""
+
+    template: str
+    examples: list[Caption]
+
+
+def popular_templates(held_out: dict[str, list[Caption]], model: CaptionModel, count: int) -> list[str]:
+    """The ``count`` templates with the most held-out captions that the model knows."""
+    known = [slug for slug in held_out if model.knows(slug)]
+    return sorted(known, key=lambda slug: (-len(held_out[slug]), slug))[:count]
+
+
+def product_captions(
+    model: CaptionModel, template: str, box_counts: Sequence[int], settings: SamplingSettings, seed: int
+) -> list[Caption]:
+    """One product caption per box count, written as the pipeline writes them (no keywords)."""
+    requests = [CaptionRequest(template, boxes, n=1) for boxes in box_counts]
+    written = model.write(requests, settings, rng_seed=seed)
+    by_request = {c.request_index: c.boxes for c in written}
+    return [by_request[i] for i in range(len(requests)) if i in by_request]
+
+
+def build_blind_set(
+    model: CaptionModel,
+    held_out: dict[str, list[Caption]],
+    seed: int,
+    templates: int = 12,
+    per_source: int = 6,
+    settings: SamplingSettings | None = None,
+) -> tuple[list[BlindItem], dict[str, str]]:
+    """Shuffled items and their key (item id -> "product" or "human")."""
+    rng = random.Random(seed)
+    settings = settings or SamplingSettings()
+    pairs: list[tuple[str, Caption, str]] = []
+    for index, slug in enumerate(popular_templates(held_out, model, templates)):
+        human = rng.sample(held_out[slug], min(per_source, len(held_out[slug])))
+        product = product_captions(model, slug, [len(c) for c in human], settings, seed + index)
+        pairs += [(slug, c, "human") for c in human] + [(slug, c, "product") for c in product]
+    rng.shuffle(pairs)
+    items, key = [], {}
+    for position, (slug, boxes, source) in enumerate(pairs):
+        item_id = hashlib.sha256(f"{seed}:{position}".encode()).hexdigest()[:8]
+        items.append(BlindItem(item_id, slug, boxes))
+        key[item_id] = source
+    return items, key
+
+
+def format_references(
+    training: dict[str, list[Caption]], templates: Sequence[str], seed: int, count: int = 4
+) -> list[FormatReference]:
+    """A few training captions per template, so a rater knows each template's joke format."""
+    rng = random.Random(seed)
+    return [
+        FormatReference(slug, rng.sample(training[slug], min(count, len(training[slug]))))
+        for slug in templates
+    ]
+
+
+def blind_sheet(items: Sequence[BlindItem]) -> str:
+    """The CSV a rater fills in: id, template, caption, and one empty column per question."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["id", "template", "caption", *QUESTIONS])
+    for item in items:
+        writer.writerow([item.item_id, item.template, caption_text(item.boxes), *[""] * len(QUESTIONS)])
+    return out.getvalue()
+
+
+def read_ratings(sheet: str) -> dict[str, dict[str, int]]:
+    """Ratings per item id from a filled-in sheet; every answer must be 0 or 1."""
+    ratings: dict[str, dict[str, int]] = {}
+    for line, row in enumerate(csv.DictReader(io.StringIO(sheet)), start=2):
+        answers = {q: (row.get(q) or "").strip() for q in QUESTIONS}
+        bad = [q for q, a in answers.items() if a not in ("0", "1")]
+        if bad:
+            raise ValueError(f"line {line} ({row.get('id')}): {', '.join(bad)} must be 0 or 1")
+        ratings[row["id"]] = {q: int(a) for q, a in answers.items()}
+    return ratings
+
+
+def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (95% at z = 1.96)."""
+    if total == 0:
+        return 0.0, 1.0
+    p = successes / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def unblind(ratings: dict[str, dict[str, int]], key: dict[str, str]) -> dict[str, dict[str, object]]:
+    """Per source and question: count, total, rate and Wilson interval; also coherent and in format."""
+    missing = sorted(set(key) - set(ratings))
+    if missing:
+        raise ValueError(f"{len(missing)} items have no rating, e.g. {missing[0]}")
+    report: dict[str, dict[str, object]] = {}
+    for source in SOURCES:
+        rows = [ratings[i] for i, s in key.items() if s == source]
+        answers = {q: [r[q] for r in rows] for q in QUESTIONS}
+        answers["coherent_and_in_format"] = [r["coherent"] * r["in_format"] for r in rows]
+        report[source] = {
+            q: {
+                "yes": sum(a),
+                "of": len(a),
+                "rate": round(sum(a) / max(1, len(a)), 3),
+                "wilson95": wilson(sum(a), len(a)),
+            }
+            for q, a in answers.items()
+        }
+    return report
+
+
+def discriminator_accuracy(product: Sequence[str], human: Sequence[str], seed: int = 0) -> float:
+    """5-fold accuracy of a fresh TF-IDF + logistic regression telling product from human text."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline, make_union
+
+    size = min(len(product), len(human))
+    texts = list(product[:size]) + list(human[:size])
+    labels = [1] * size + [0] * size
+    features = make_union(
+        TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, min_df=2),
+        TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), sublinear_tf=True, min_df=2),
+    )
+    classifier = make_pipeline(features, LogisticRegression(C=2.0, max_iter=2000))
+    folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=seed)
+    return float(cross_val_score(classifier, texts, labels, cv=folds).mean())

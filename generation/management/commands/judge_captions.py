@@ -1,0 +1,122 @@
+"""Blind judgement of the product's captions against human ones (docs/captions.md, "Judged blind").
+
+python manage.py judge_captions build --data runs/data --out docs/judgements/NAME --seed 7
+(a rater fills in docs/judgements/NAME/sheet.csv as ratings.csv, by the rules in the docs)
+python manage.py judge_captions report --out docs/judgements/NAME
+python manage.py judge_captions discriminate --data runs/data -n 2000
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from argparse import ArgumentParser
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from generation.captions.config import SamplingSettings
+
+KEY_DIR = Path("runs/judgement-keys")  # kept away from the sheet until the ratings are in
+
+
+class Command(BaseCommand):
+    help = "Build a blind caption set, unblind its ratings, or measure a discriminator."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        parser.add_argument("action", choices=["build", "report", "discriminate"])
+        parser.add_argument("--data", default="runs/data", help="prepare_captions output (train/, val/)")
+        parser.add_argument("--out", default="", help="the judgement's folder (build, report)")
+        parser.add_argument("--seed", type=int, default=None, help="fresh each judgement (build)")
+        parser.add_argument("--templates", type=int, default=12)
+        parser.add_argument("--per-source", type=int, default=6)
+        parser.add_argument("-n", type=int, default=2000, help="captions per source (discriminate)")
+        parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        if opts["action"] != "discriminate" and not opts["out"]:
+            raise CommandError("--out is required: the judgement's folder, e.g. docs/judgements/NAME")
+        {"build": self.build, "report": self.report, "discriminate": self.discriminate}[opts["action"]](opts)
+
+    def model(self, opts: dict[str, Any]) -> Any:
+        from generation.captions import load_caption_model
+
+        return load_caption_model(Path(opts["model"] or settings.CAPTION_MODEL_DIR))
+
+    def build(self, opts: dict[str, Any]) -> None:
+        from generation.captions.judgement import blind_sheet, build_blind_set, format_references
+
+        out, seed = Path(opts["out"]), opts["seed"] if opts["seed"] is not None else random.randrange(10**6)
+        model = self.model(opts)
+        held_out, training = read_split(opts["data"], "val"), read_split(opts["data"], "train")
+        items, key = build_blind_set(model, held_out, seed, opts["templates"], opts["per_source"])
+        templates = sorted({item.template for item in items})
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "sheet.csv").write_text(blind_sheet(items), encoding="utf-8")
+        references = format_references(training, templates, seed)
+        (out / "formats.md").write_text(formats_page(references), encoding="utf-8")
+        key_path = KEY_DIR / f"{out.name}.json"
+        key_path.parent.mkdir(parents=True, exist_ok=True)
+        key_path.write_text(json.dumps({"seed": seed, "model": model.version, "key": key}, indent=1))
+        self.stdout.write(f"{len(items)} captions in {out / 'sheet.csv'}; key apart in {key_path}")
+
+    def report(self, opts: dict[str, Any]) -> None:
+        from generation.captions.judgement import read_ratings, unblind
+
+        out = Path(opts["out"])
+        key_path = KEY_DIR / f"{out.name}.json"
+        ratings_path = out / "ratings.csv"
+        if not ratings_path.is_file() or not key_path.is_file():
+            raise CommandError(f"need {ratings_path} (the rater's sheet) and {key_path} (the key)")
+        saved = json.loads(key_path.read_text())
+        try:
+            report = unblind(read_ratings(ratings_path.read_text(encoding="utf-8")), saved["key"])
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+        (out / "key.json").write_text(json.dumps(saved, indent=1))
+        (out / "report.json").write_text(json.dumps({"model": saved["model"], **report}, indent=1))
+        for source, answers in report.items():
+            for question, figures in answers.items():
+                low, high = figures["wilson95"]  # type: ignore[index]
+                self.stdout.write(
+                    f"{source:>8} {question:>22}: {figures['yes']:>3}/{figures['of']}"  # type: ignore[index]
+                    f" = {figures['rate']:.0%}  [{low:.0%}, {high:.0%}]"  # type: ignore[index]
+                )
+
+    def discriminate(self, opts: dict[str, Any]) -> None:
+        from generation.captions.data import caption_text
+        from generation.captions.judgement import discriminator_accuracy, product_captions
+
+        model, rng = self.model(opts), random.Random(opts["seed"] or 0)
+        held_out = read_split(opts["data"], "val")
+        pool = [(slug, c) for slug, caps in held_out.items() if model.knows(slug) for c in caps]
+        human = rng.sample(pool, min(opts["n"], len(pool)))
+        product: list[str] = []
+        for slug in sorted({slug for slug, _ in human}):
+            counts = [len(c) for s, c in human if s == slug]
+            product += [caption_text(c) for c in product_captions(model, slug, counts, SamplingSettings(), 1)]
+        accuracy = discriminator_accuracy(product, [caption_text(c) for _, c in human])
+        self.stdout.write(json.dumps({"discriminator_accuracy": round(accuracy, 3), "n": len(product)}))
+
+
+def read_split(data: str, split: str) -> dict[str, list[list[str]]]:
+    from generation.captions.data import load_memes, normalize_caption
+
+    memes = load_memes(Path(data) / split)
+    return {slug: [c for raw in caps if (c := normalize_caption(raw))] for slug, caps in memes.items()}
+
+
+def formats_page(references: list[Any]) -> str:
+    lines = [
+        "# Template formats",
+        "",
+        "A few real captions per template, to show each one's joke format.",
+        "",
+    ]
+    for ref in references:
+        lines.append(f"## {ref.template}")
+        lines += [f"- {' / '.join(boxes)}" for boxes in ref.examples]
+        lines.append("")
+    return "\n".join(lines)
