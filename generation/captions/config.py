@@ -95,6 +95,8 @@ class SamplingSettings:
     # first 8, 12 or 16 tokens scored as guiding whole captions (1.12, 1.18, 1.12 against
     # 1.14-1.21 over seeds, on the first-phase model), and the rest runs at the unguided speed.
     guided_tokens: int = 12
+    # Candidates drawn per caption shown; the likeliest (rerank.py) are kept. 1 = no choice.
+    candidates: int = 4
     max_attempts: int = 4  # rounds of resampling for captions the filters reject
     oversample: float = 1.3  # first round asks for this many times n, filters will reject some
 
@@ -114,6 +116,7 @@ class SamplingSettings:
             ("keyword_boost", self.keyword_boost >= 0, "0 (off) or more"),
             ("template_guidance", self.template_guidance >= 0, "0 or more (1 = off)"),
             ("guided_tokens", self.guided_tokens >= 0, "0 or more"),
+            ("candidates", self.candidates >= 1, "at least 1"),
             ("max_attempts", self.max_attempts >= 1, "at least 1"),
             ("oversample", self.oversample >= 1, "at least 1"),
         )

@@ -18,6 +18,7 @@ from transformers import AutoTokenizer, GPT2Config, GPT2LMHeadModel, PreTrainedT
 from generation.captions.config import CaptionConfig, SamplingSettings
 from generation.captions.errors import CaptionModelMissing
 from generation.captions.prompt import SpecialIds
+from generation.captions.rerank import load_known_words
 
 if TYPE_CHECKING:
     from generation.captions.filters import CaptionFilter
@@ -100,12 +101,14 @@ class CaptionModel:
         version: str,
         caption_filter: CaptionFilter,
         device: torch.device | None = None,
+        known_words: frozenset[str] = frozenset(),
     ) -> None:
         self.model = model.eval()  # type: ignore[no-untyped-call]
         self.tokenizer = tokenizer
         self.ids = SpecialIds.of(tokenizer)
         self.version = version
         self.filter = caption_filter
+        self.known_words = known_words  # the training vocabulary: other words cost in reranking
         self.device = device or next(model.parameters()).device
 
     def knows(self, template_token: str) -> bool:
@@ -143,4 +146,5 @@ def load_caption_model(path: Path, device: str = "auto") -> CaptionModel:
         ) from exc
     model.to(dev)  # type: ignore[arg-type]
     version = weights_version(path / "model.safetensors")
-    return CaptionModel(model, tokenizer, version, CaptionFilter.from_model_dir(path), dev)
+    caption_filter = CaptionFilter.from_model_dir(path)
+    return CaptionModel(model, tokenizer, version, caption_filter, dev, load_known_words(path))

@@ -19,6 +19,7 @@ from generation.captions.config import SamplingSettings
 from generation.captions.errors import TemplateError
 from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.prompt import SpecialIds, encode_texts, prompt_ids
+from generation.captions.rerank import caption_costs
 
 if TYPE_CHECKING:
     from generation.captions.model import CaptionModel
@@ -410,20 +411,38 @@ def write_captions(
     checked = [check_request(r) for r in requests]
     accepted: list[list[Caption]] = [[] for _ in checked]
     sampling = settings.to_dict() | {"seed": seed}
+    wanted = [r.n * settings.candidates for r in checked]  # candidates, the best r.n are kept
     for attempt in range(settings.max_attempts):
         factor = settings.oversample if attempt == 0 else 2.0  # later rounds: what is left failed before
         rows = [
             row
             for i, r in enumerate(checked)
-            if (missing := r.n - len(accepted[i])) > 0
+            if (missing := wanted[i] - len(accepted[i])) > 0
             for row in make_rows(model, i, r, max(1, round(missing * factor)), rng)
         ]
         if not rows:
             break
         for row, boxes in zip(rows, sample_boxes(model, rows, settings, generator), strict=True):
             taken = accepted[row.request]
-            if boxes is None or len(taken) >= checked[row.request].n or any(c.boxes == boxes for c in taken):
+            if boxes is None or len(taken) >= wanted[row.request] or any(c.boxes == boxes for c in taken):
                 continue
             if model.filter.reason(boxes) is None:
                 taken.append(Caption(boxes, row.keywords, model.version, sampling, row.request))
-    return [c for group in accepted for c in group]
+    return best_of(model, checked, accepted)
+
+
+def best_of(
+    model: CaptionModel, requests: list[CaptionRequest], accepted: list[list[Caption]]
+) -> list[Caption]:
+    """Each request's n lowest-cost candidates (rerank.py), in request order."""
+    if all(len(group) <= r.n for r, group in zip(requests, accepted, strict=True)):
+        return [c for group in accepted for c in group]
+    flat = [c for group in accepted for c in group]
+    candidates = [(requests[c.request_index].template_key or "", c.boxes) for c in flat]
+    costs = caption_costs(model.model, model.tokenizer, candidates, model.known_words)
+    cost_of = {id(c): cost for c, cost in zip(flat, costs, strict=True)}
+    return [
+        c
+        for r, group in zip(requests, accepted, strict=True)
+        for c in sorted(group, key=lambda c: cost_of[id(c)])[: r.n]
+    ]

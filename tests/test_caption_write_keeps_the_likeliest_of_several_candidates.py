@@ -1,0 +1,51 @@
+"""write() draws several candidates per caption shown and keeps the lowest-cost ones (rerank.py)."""
+
+import pytest
+
+from generation.captions import CaptionRequest, SamplingSettings
+from generation.captions import sample as sampling
+from generation.captions.rerank import known_words, text_cost
+from generation.captions.tiny import tiny_caption_model
+
+
+class AcceptAll:
+    def reason(self, boxes: list[str]) -> str | None:
+        return None
+
+
+def test_made_up_words_and_repeated_content_words_cost_more() -> None:
+    known = frozenset(known_words([["still waiting", "for someone to reply"], ["y u no"]] * 3))
+    assert text_cost(["still waiting", "for someone to reply"], known) == 0
+    assert text_cost(["still waiting", "for someone to replurk"], known) == 0.5
+    assert text_cost(["waiting", "waiting for waiting"], known) == 0.5  # two repeats of a content word
+    assert text_cost(["y u no", "y u no reply"], known) == 0  # function words may repeat
+
+
+def test_only_words_seen_often_enough_in_training_are_known() -> None:
+    assert known_words([["cats and dogs"], ["cats"], ["cats", "dogs"]], min_count=2) == ["cats", "dogs"]
+
+
+def test_the_lowest_cost_candidates_are_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = tiny_caption_model()
+    model.filter = AcceptAll()  # type: ignore[assignment]
+    seen: list[list[str]] = []
+
+    def shortest_first(gpt, tokenizer, candidates, known):  # type: ignore[no-untyped-def]
+        seen.extend(boxes for _, boxes in candidates)
+        return [float(len(" ".join(boxes))) for _, boxes in candidates]
+
+    monkeypatch.setattr(sampling, "caption_costs", shortest_first)
+    settings = SamplingSettings(temperature=2.0, top_p=1.0, max_new_tokens=80, candidates=4, max_attempts=6)
+    captions = model.write([CaptionRequest("Success-Kid", 1, n=2)], settings, rng_seed=5)
+    assert len(captions) == 2
+    assert len(seen) > 2  # more candidates than captions shown
+    lengths = sorted(len(" ".join(boxes)) for boxes in seen)
+    assert sorted(len(" ".join(c.boxes)) for c in captions) == lengths[:2]
+
+
+def test_one_candidate_per_caption_skips_the_scoring(monkeypatch: pytest.MonkeyPatch) -> None:
+    model = tiny_caption_model()
+    model.filter = AcceptAll()  # type: ignore[assignment]
+    monkeypatch.setattr(sampling, "caption_costs", lambda *args: pytest.fail("scored with one candidate"))
+    settings = SamplingSettings(temperature=2.0, top_p=1.0, max_new_tokens=80, candidates=1, max_attempts=6)
+    assert len(model.write([CaptionRequest("Success-Kid", 1, n=3)], settings, rng_seed=5)) == 3
