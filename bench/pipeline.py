@@ -43,7 +43,7 @@ django.setup()
 from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
-from django.test import Client  # noqa: E402
+from django.test import Client, override_settings  # noqa: E402
 
 from feed import ranking  # noqa: E402
 from feed.models import GenerationJob, Meme, Template  # noqa: E402
@@ -63,21 +63,24 @@ def run_jobs(job_ids: list[uuid.UUID]) -> int:
     return jobs.render_memes(jobs.write_captions(job_ids))
 
 
-def worker_throughput(batch: int, rounds: int) -> tuple[float, float, float]:
-    """memes/s end to end, and the caption and render shares measured apart."""
+def worker_throughput(batch: int, rounds: int, candidates: list[int]) -> dict[int, tuple[float, ...]]:
+    """Per candidates setting: memes/s end to end, and the caption and render shares apart.
+
+    The settings take turns job by job, so a machine that slows down mid-run slows them alike."""
     templates = list(Template.objects.active())
-    caption_seconds = render_seconds = 0.0
-    made = 0
+    seconds = {c: [0.0, 0.0, 0] for c in candidates}  # caption s, render s, memes
     for round_number in range(rounds):
-        job = GenerationJob.objects.create(template=templates[round_number % len(templates)], count=batch)
-        started = time.perf_counter()
-        waiting = jobs.write_captions([job.pk])
-        written = time.perf_counter()
-        made += jobs.render_memes(waiting)
-        caption_seconds += written - started
-        render_seconds += time.perf_counter() - written
-    total = caption_seconds + render_seconds
-    return made / total, made / caption_seconds, made / render_seconds
+        for count in candidates:
+            job = GenerationJob.objects.create(template=templates[round_number % len(templates)], count=batch)
+            with override_settings(CAPTION_CANDIDATES=count):
+                started = time.perf_counter()
+                waiting = jobs.write_captions([job.pk])
+                written = time.perf_counter()
+                made = jobs.render_memes(waiting)
+            seconds[count][0] += written - started
+            seconds[count][1] += time.perf_counter() - written
+            seconds[count][2] += made
+    return {c: (m / (cs + rs), m / cs, m / rs) for c, (cs, rs, m) in seconds.items()}
 
 
 def first_page_seconds() -> float:
@@ -148,7 +151,12 @@ def main() -> None:
     parser.add_argument(
         "--batch", type=int, default=settings.GENERATION_BATCH_SIZE, help="memes per job (the site's default)"
     )
-    parser.add_argument("--rounds", type=int, default=6, help="jobs timed for throughput")
+    parser.add_argument("--rounds", type=int, default=6, help="jobs timed for throughput, per setting")
+    parser.add_argument(
+        "--candidates",
+        default=f"{settings.CAPTION_CANDIDATES},1",
+        help="caption candidates per meme to compare side by side (the first is the site's setting)",
+    )
     parser.add_argument("--seconds", type=float, default=30, help="length of each reader simulation")
     parser.add_argument("--readers", default="10,25,50,100,200", help="reader counts to try, ascending")
     args = parser.parse_args()
@@ -159,9 +167,10 @@ def main() -> None:
     call_command("stock_demo_memes", "--per-template", "6", verbosity=0)
     print(f"demo stock: {Meme.objects.visible().count()} memes in {time.perf_counter() - started:.1f} s")
 
-    total, captions, renders = worker_throughput(args.batch, args.rounds)
-    print(f"one worker, end to end: {total:.1f} memes/s "
-          f"(captions alone {captions:.1f}/s, render+store {renders:.1f}/s)")  # fmt: skip
+    candidates = [int(c) for c in args.candidates.split(",")]
+    for count, (total, captions, renders) in worker_throughput(args.batch, args.rounds, candidates).items():
+        print(f"one worker, end to end, {count} caption candidate(s) per meme: {total:.1f} memes/s "
+              f"(captions alone {captions:.1f}/s, render+store {renders:.1f}/s)")  # fmt: skip
 
     firsts = [first_page_seconds() for _ in range(5)]
     print(f"new reader, first full page of 10: median {statistics.median(firsts) * 1000:.0f} ms, "

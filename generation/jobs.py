@@ -125,7 +125,8 @@ def _sample(claimed: list[ClaimedJob]) -> list[list[Any]]:
     requests = [_caption_request(item, CaptionRequest) for item in claimed]
     seed = int(claimed[0].job.pk) % (2**31)  # a retry of the same job samples the same captions
     try:
-        written = caption_model().write(requests, SamplingSettings(), rng_seed=seed)
+        sampling = SamplingSettings(candidates=settings.CAPTION_CANDIDATES)
+        written = caption_model().write(requests, sampling, rng_seed=seed)
     except CaptionError as error:  # a request the model refuses is refused on every retry
         raise PermanentFailure(str(error)) from None
     per_job: list[list[Any]] = [[] for _ in claimed]

@@ -34,6 +34,8 @@ class Command(BaseCommand):
         parser.add_argument("--per-source", type=int, default=6)
         parser.add_argument("-n", type=int, default=2000, help="captions per source (discriminate)")
         parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
+        parser.add_argument("--temperature", type=float, default=SamplingSettings.temperature)
+        parser.add_argument("--candidates", type=int, default=settings.CAPTION_CANDIDATES)
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["action"] != "discriminate" and not opts["out"]:
@@ -51,7 +53,8 @@ class Command(BaseCommand):
         out, seed = Path(opts["out"]), opts["seed"] if opts["seed"] is not None else random.randrange(10**6)
         model = self.model(opts)
         held_out, training = read_split(opts["data"], "val"), read_split(opts["data"], "train")
-        items, key = build_blind_set(model, held_out, seed, opts["templates"], opts["per_source"])
+        sampling = product_settings(opts)
+        items, key = build_blind_set(model, held_out, seed, opts["templates"], opts["per_source"], sampling)
         templates = sorted({item.template for item in items})
         out.mkdir(parents=True, exist_ok=True)
         (out / "sheet.csv").write_text(blind_sheet(items), encoding="utf-8")
@@ -59,7 +62,8 @@ class Command(BaseCommand):
         (out / "formats.md").write_text(formats_page(references), encoding="utf-8")
         key_path = KEY_DIR / f"{out.name}.json"
         key_path.parent.mkdir(parents=True, exist_ok=True)
-        key_path.write_text(json.dumps({"seed": seed, "model": model.version, "key": key}, indent=1))
+        saved = {"seed": seed, "model": model.version, "sampling": sampling.to_dict(), "key": key}
+        key_path.write_text(json.dumps(saved, indent=1))
         self.stdout.write(f"{len(items)} captions in {out / 'sheet.csv'}; key apart in {key_path}")
 
     def report(self, opts: dict[str, Any]) -> None:
@@ -89,16 +93,24 @@ class Command(BaseCommand):
         from generation.captions.data import caption_text
         from generation.captions.judgement import discriminator_accuracy, product_captions
 
-        model, rng = self.model(opts), random.Random(opts["seed"] or 0)
+        model, rng, sampling = self.model(opts), random.Random(opts["seed"] or 0), product_settings(opts)
         held_out = read_split(opts["data"], "val")
         pool = [(slug, c) for slug, caps in held_out.items() if model.knows(slug) for c in caps]
         human = rng.sample(pool, min(opts["n"], len(pool)))
         product: list[str] = []
         for slug in sorted({slug for slug, _ in human}):
             counts = [len(c) for s, c in human if s == slug]
-            product += [caption_text(c) for c in product_captions(model, slug, counts, SamplingSettings(), 1)]
+            product += [caption_text(c) for c in product_captions(model, slug, counts, sampling, 1)]
         accuracy = discriminator_accuracy(product, [caption_text(c) for _, c in human])
         self.stdout.write(json.dumps({"discriminator_accuracy": round(accuracy, 3), "n": len(product)}))
+
+
+def product_settings(opts: dict[str, Any]) -> SamplingSettings:
+    """The product's sampling settings, with the temperature and candidates asked for."""
+    try:
+        return SamplingSettings(temperature=opts["temperature"], candidates=opts["candidates"])
+    except ValueError as error:
+        raise CommandError(str(error)) from None
 
 
 def read_split(data: str, split: str) -> dict[str, list[list[str]]]:
