@@ -13,8 +13,9 @@ from PIL import ImageFont
 
 from generation.layout import FONTS
 
-# The one place the font files live (their licences and credits beside them).
-FONT_DIR = Path(__file__).resolve().parent.parent.parent / "static" / "fonts"
+# The one place the font files live, with their licences and credits: beside
+# the renderer, not under static/ (no page uses them as web fonts).
+FONT_DIR = Path(__file__).resolve().parent.parent / "fonts"
 # The shipped face with the widest coverage (Latin, Greek, Cyrillic): a box
 # whose text its own face cannot draw is drawn in this one instead.
 FALLBACK_FONT = "notosans"
