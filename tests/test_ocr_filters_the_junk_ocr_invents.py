@@ -3,17 +3,11 @@ are dropped; real short words and punctuation stay."""
 
 import numpy as np
 
-from generation.ocr import (
-    OcrLine,
-    TextRegion,
-    Word,
-    clean_line,
-    clean_word,
-    group_blocks,
-    group_words,
-    split_glued,
-    without_outlines,
-)
+from generation.ocr import OcrLine, TextRegion
+from generation.ocr.blocks import group_blocks
+from generation.ocr.junk import clean_line, clean_word, split_glued
+from generation.ocr.letters import without_outlines
+from generation.ocr.lines import Word, group_words
 
 BOX = (0, 0, 100, 20)
 

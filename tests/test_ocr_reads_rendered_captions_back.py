@@ -7,7 +7,8 @@ import shutil
 
 import pytest
 
-from generation.ocr import OcrLine, edit_distance, read_blocks, read_text
+from generation.ocr import OcrLine, read_blocks, read_text
+from generation.ocr.metrics import edit_distance
 from generation.render import Laid, layout_boxes, render_meme
 from tests.golden.templates import template
 

@@ -4,7 +4,8 @@ real glyph, never a tofu box; what no shipped face has (emoji) is left out and c
 import pytest
 
 from generation.layout import TextBox
-from generation.render import drawable_text, font_coverage, render_meme
+from generation.render import render_meme
+from generation.render.fonts import drawable_text, font_coverage
 from tests.golden.templates import template
 
 PUNCTUATION = "It’s “quoted” — dashes – and… ‘single’ quotes, (brackets) & 100% #1 @you $5 *sigh* ¿¡"

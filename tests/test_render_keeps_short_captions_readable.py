@@ -2,7 +2,9 @@
 px wide): a label box too small for it grows about its centre, inside the
 image and clear of the other boxes, just enough to reach the floor."""
 
-from generation.render import READABLE_SIZE_AT_800, layout_boxes, overlaps, readable_size, render_meme
+from generation.render import layout_boxes, readable_size, render_meme
+from generation.render.boxes import READABLE_SIZE_AT_800
+from generation.render.geometry import overlaps
 from tests.golden.templates import template
 
 PIGEON_LABEL = "a tiny label box with a caption far too long for it, almost a tweet"  # 67 characters

@@ -5,7 +5,8 @@ import numpy as np
 import pytest
 
 from generation.layout import TextBox
-from generation.render import MARK_POSITIONS, mark_position_for, overlaps, render_meme
+from generation.render import MARK_POSITIONS, mark_position_for, render_meme
+from generation.render.geometry import overlaps
 from tests.golden.templates import template
 
 TOP_ONLY = [TextBox(anchor_y=0.0, scale_y=0.2)]

@@ -3,7 +3,7 @@ largest font; lines come out balanced, and the size is the largest that fits."""
 
 import itertools
 
-from generation.render import (
+from generation.render.fit import (
     MIN_SIZE,
     balanced_split,
     fit_text,
