@@ -21,6 +21,17 @@ def test_made_up_words_and_repeated_content_words_cost_more() -> None:
     assert text_cost(["y u no", "y u no reply"], known) == 0  # function words may repeat
 
 
+def test_a_box_that_is_only_a_keyword_and_keywords_left_out_cost_more() -> None:
+    known = frozenset(known_words([["coffee", "cats", "my morning coffee", "without cats"]] * 3))
+    woven = text_cost(["my morning coffee", "without cats"], known, ["coffee", "cats"])
+    bare = text_cost(["coffee", "my morning coffee"], known, ["coffee"])
+    left_out = text_cost(["my morning coffee"], known, ["coffee", "cats"])
+    assert woven == 0
+    assert bare == 1.25  # one bare box, and "coffee" said again
+    assert left_out == 0.2
+    assert text_cost(["Cats!", "my morning coffee"], known, ["cats"]) == 1.0  # any case, punctuation
+
+
 def test_only_words_seen_often_enough_in_training_are_known() -> None:
     assert known_words([["cats and dogs"], ["cats"], ["cats", "dogs"]], min_count=2) == ["cats", "dogs"]
 
@@ -31,8 +42,8 @@ def test_the_lowest_cost_candidates_are_shown(monkeypatch: pytest.MonkeyPatch) -
     seen: list[list[str]] = []
 
     def shortest_first(gpt, tokenizer, candidates, known):  # type: ignore[no-untyped-def]
-        seen.extend(boxes for _, boxes in candidates)
-        return [float(len(" ".join(boxes))) for _, boxes in candidates]
+        seen.extend(boxes for _, boxes, _ in candidates)
+        return [float(len(" ".join(boxes))) for _, boxes, _ in candidates]
 
     monkeypatch.setattr(sampling, "caption_costs", shortest_first)
     settings = SamplingSettings(temperature=2.0, top_p=1.0, max_new_tokens=80, candidates=4, max_attempts=6)

@@ -438,7 +438,7 @@ def best_of(
     if all(len(group) <= r.n for r, group in zip(requests, accepted, strict=True)):
         return [c for group in accepted for c in group]
     flat = [c for group in accepted for c in group]
-    candidates = [(requests[c.request_index].template_key or "", c.boxes) for c in flat]
+    candidates = [(requests[c.request_index].template_key or "", c.boxes, c.keywords) for c in flat]
     costs = caption_costs(model.model, model.tokenizer, candidates, model.known_words)
     cost_of = {id(c): cost for c, cost in zip(flat, costs, strict=True)}
     return [

@@ -1,0 +1,102 @@
+"""How the product's captions use the keywords they are asked for, beside people's captions.
+
+    .venv/bin/python bench/caption_keywords.py --data runs/data [--prompts 300] [--candidates 4,1]
+
+Prompts: held-out human captions of templates the model knows, each giving 1-3 of its own
+keywords (as evaluate_captions does). For people, the caption those keywords came from; for the
+product, ``CaptionModel.write`` at the product's settings with each candidates value, side by
+side on the same prompts. Printed per source:
+
+  used          share of captions using at least one requested keyword
+  all used      share using every requested keyword
+  bare box      share with a box that is only a requested keyword ("coffee | coffee to my coffee")
+  per request   requested keywords used, on average
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+from pathlib import Path
+
+os.environ.setdefault(
+    "OMP_WAIT_POLICY", "PASSIVE"
+)  # see train_captions: spinning threads thrash a shared CPU
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from generation.captions import (
+    CaptionRequest,
+    KeywordError,
+    SamplingSettings,
+    clean_keywords,
+    load_caption_model,
+)
+from generation.captions.data import Caption, caption_text, load_memes, normalize_caption
+from generation.captions.keywords import extract_keywords, uses_keyword
+from generation.captions.rerank import is_bare_keyword
+
+
+def allowed(keyword: str) -> bool:
+    """Whether the site would take this keyword from a reader (a refused one makes no prompt)."""
+    try:
+        clean_keywords([keyword])
+    except KeywordError:
+        return False
+    return True
+
+
+def figures(captions: list[tuple[Caption, list[str]]]) -> dict[str, float]:
+    used = [[uses_keyword(caption_text(boxes), k) for k in keywords] for boxes, keywords in captions]
+    n = max(1, len(captions))
+    return {
+        "used": sum(any(u) for u in used) / n,
+        "all used": sum(all(u) for u in used) / n,
+        "bare box": sum(any(is_bare_keyword(box, keywords) for box in boxes) for boxes, keywords in captions)
+        / n,
+        "per request": sum(sum(u) / len(u) for u in used) / n,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--data", default="runs/data", help="prepare_captions output (val/ is read)")
+    parser.add_argument("--model", default="models/captions")
+    parser.add_argument("--prompts", type=int, default=300)
+    parser.add_argument("--candidates", default="4,1")
+    parser.add_argument("--seed", type=int, default=11)
+    args = parser.parse_args()
+
+    model = load_caption_model(Path(args.model))
+    held_out = load_memes(Path(args.data) / "val")
+    items = [
+        (s, c)
+        for s, caps in held_out.items()
+        if model.knows(s)
+        for raw in caps
+        if (c := normalize_caption(raw))
+    ]
+    rng = random.Random(args.seed)
+    prompts, human = [], []  # as evaluate_captions' keyword prompts, keeping each one's source
+    for slug, boxes in rng.sample(items, len(items)):
+        pool = [k for k in extract_keywords(caption_text(boxes)) if " " not in k and allowed(k)]
+        if pool:
+            keywords = rng.sample(pool, min(len(pool), rng.randint(1, 3)))
+            prompts.append((slug, len(boxes), keywords))
+            human.append((boxes, keywords))
+        if len(prompts) == args.prompts:
+            break
+    rows = {"human": figures(human)}
+    for candidates in (int(c) for c in args.candidates.split(",")):
+        requests = [CaptionRequest(slug, boxes, keywords, n=1) for slug, boxes, keywords in prompts]
+        written = model.write(requests, SamplingSettings(candidates=candidates), rng_seed=args.seed)
+        rows[f"product, {candidates} candidate(s)"] = figures([(c.boxes, c.keywords) for c in written])
+    print(f"{len(prompts)} keyword prompts from {len(items)} held-out captions")
+    print(f"{'':>26} " + " ".join(f"{name:>12}" for name in next(iter(rows.values()))))
+    for source, values in rows.items():
+        print(f"{source:>26} " + " ".join(f"{v:>12.1%}" for v in values.values()))
+
+
+if __name__ == "__main__":
+    main()
