@@ -15,10 +15,9 @@ from urllib.parse import urlencode
 
 from axes.helpers import get_lockout_message
 from django.contrib.auth import authenticate
-from django.core.files.storage import FileSystemStorage, default_storage
+from django.core.files.storage import default_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.encoding import filepath_to_uri
-from django.utils.functional import empty
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -35,6 +34,7 @@ from rest_framework.views import APIView
 
 from feed import models, ranking
 from feed.authentication import RememberedTokenAuthentication
+from feed.media import local_media_base
 from feed.models import Meme, Template, UserSettings
 from feed.serializers import (
     FavouritesPageSerializer,
@@ -77,16 +77,6 @@ def media_url(name: str) -> str:
     if PLAIN_NAME.fullmatch(name) and ".." not in name:
         return base + name
     return base + filepath_to_uri(name)
-
-
-def local_media_base() -> str | None:
-    """MEDIA_URL when files are on local disk behind a path; None for other storages."""
-    if default_storage._wrapped is empty:  # type: ignore[attr-defined]
-        default_storage._setup()  # type: ignore[attr-defined]
-    storage = default_storage._wrapped  # type: ignore[attr-defined]
-    if isinstance(storage, FileSystemStorage) and storage.base_url.startswith("/"):
-        return str(storage.base_url)
-    return None
 
 
 def feed_item(row: dict[str, Any], origin: str) -> dict[str, Any]:
