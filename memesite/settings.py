@@ -251,7 +251,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # The API takes JSON only: no endpoint takes files, so multipart and form
     # bodies are refused (415) before anything parses them.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # (DRF's JSON parser with a limit on nesting: memesite/parsers.py.)
+    "DEFAULT_PARSER_CLASSES": ["memesite.parsers.DepthLimitedJSONParser"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_THROTTLE_RATES": {
         "reactions": env_str("THROTTLE_REACTIONS", "120/minute"),
