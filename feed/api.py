@@ -14,7 +14,9 @@ from typing import Any
 from urllib.parse import urlencode
 
 from axes.helpers import get_lockout_message
+from django.conf import settings
 from django.contrib.auth import authenticate
+from django.core.exceptions import RequestDataTooBig
 from django.core.files.storage import default_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.encoding import filepath_to_uri
@@ -52,6 +54,7 @@ from feed.serializers import (
     refusals,
 )
 from feed.supply import reader_is_running_low
+from memesite.middleware import declared_length, too_large
 
 # --- building items ---------------------------------------------------------------
 
@@ -148,7 +151,7 @@ def in_feed(change: Callable[[], Any]) -> Any:
         raise NotFound("There is no such meme in the feed.") from None
 
 
-# --- refusals from outside DRF: no route matched, sign-in locked out -----------------
+# --- refusals from outside DRF: bad request, no route matched, sign-in locked out ------
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -157,6 +160,18 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
     return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 400 for a request Django refuses outside any view (a Host not in
+    ALLOWED_HOSTS, a malformed form): JSON under /api/, the site's page elsewhere.
+    A body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413 saying so, as one over
+    MAX_REQUEST_BYTES is."""
+    if isinstance(exception, RequestDataTooBig):
+        return too_large(request, declared_length(request), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Bad request."}, status=status.HTTP_400_BAD_REQUEST)
+    return defaults.bad_request(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

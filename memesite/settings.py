@@ -15,6 +15,8 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from memesite.logs import CLIENT_REFUSALS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -360,7 +362,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"client_refusal": {"()": "memesite.logs.ClientRefusal"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # A refused bad request (unknown Host, body too large): one WARNING
+        # line, not an ERROR with a traceback (memesite/logs.py).
+        **{f"django.security.{name}": {"filters": ["client_refusal"]} for name in CLIENT_REFUSALS},
+    },
 }

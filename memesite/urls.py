@@ -17,6 +17,7 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("feed.api_urls")),
     path("", include("feed.urls")),
 ]
+handler400 = "feed.api.bad_request"
 handler404 = "feed.api.not_found"
 handler500 = "feed.api.server_error"
 
