@@ -255,6 +255,9 @@ REST_FRAMEWORK = {
     # bodies are refused (415) before anything parses them.
     # (DRF's JSON parser with a limit on nesting: memesite/parsers.py.)
     "DEFAULT_PARSER_CLASSES": ["memesite.parsers.DepthLimitedJSONParser"],
+    # JSON out, in every configuration: no browsable API (an HTML page of every
+    # endpoint's forms) for a browser that asks for text/html.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_THROTTLE_RATES": {
         "reactions": env_str("THROTTLE_REACTIONS", "120/minute"),
