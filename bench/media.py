@@ -92,7 +92,7 @@ def main() -> None:
     port = free_port()
     env = {
         **os.environ,
-        "PYTHON": sys.executable,
+        "MEMESITE_PYTHON": sys.executable,
         "SECRET_KEY": secrets.token_urlsafe(60),
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",

@@ -162,7 +162,7 @@ def production_env(transactional_db: None, tmp_path: Path, media_in_tmp: Path) -
     off), on the test database and Redis."""
     return {
         **os.environ,
-        "PYTHON": sys.executable,
+        "MEMESITE_PYTHON": sys.executable,
         "SECRET_KEY": secrets.token_urlsafe(60),
         "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false",
