@@ -16,6 +16,7 @@ import argparse
 import http.client
 import os
 import secrets
+import shutil
 import statistics
 import subprocess
 import sys
@@ -115,6 +116,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
+        shutil.rmtree(MEDIA, ignore_errors=True)
 
 
 if __name__ == "__main__":
