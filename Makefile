@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint types unit integration browser bench clean
+.PHONY: install run serve test lint types unit integration browser bench clean
 
 $(STAMP): requirements.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,6 +17,10 @@ install: $(STAMP)
 ## Run the site, a Celery worker and its scheduler on SQLite with a server-less broker.
 run: $(STAMP)
 	bin/run
+
+## Run in production: setup, gunicorn, both Celery workers and the scheduler (README, "Running in production").
+serve: $(STAMP)
+	bin/serve
 
 ## Lint, types, the unit and embedded-broker suite, then the suite on real PostgreSQL + Redis.
 test: lint types unit integration

@@ -14,11 +14,12 @@ from typing import Any
 from urllib.parse import urlencode
 
 from axes.helpers import get_lockout_message
+from django.conf import settings
 from django.contrib.auth import authenticate
-from django.core.files.storage import FileSystemStorage, default_storage
+from django.core.exceptions import RequestDataTooBig
+from django.core.files.storage import default_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.encoding import filepath_to_uri
-from django.utils.functional import empty
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -35,6 +36,7 @@ from rest_framework.views import APIView
 
 from feed import models, ranking
 from feed.authentication import RememberedTokenAuthentication
+from feed.media import local_media_base
 from feed.models import Meme, Template, UserSettings
 from feed.serializers import (
     FavouritesPageSerializer,
@@ -52,6 +54,7 @@ from feed.serializers import (
     refusals,
 )
 from feed.supply import reader_is_running_low
+from memesite.middleware import declared_length, too_large
 
 # --- building items ---------------------------------------------------------------
 
@@ -77,16 +80,6 @@ def media_url(name: str) -> str:
     if PLAIN_NAME.fullmatch(name) and ".." not in name:
         return base + name
     return base + filepath_to_uri(name)
-
-
-def local_media_base() -> str | None:
-    """MEDIA_URL when files are on local disk behind a path; None for other storages."""
-    if default_storage._wrapped is empty:  # type: ignore[attr-defined]
-        default_storage._setup()  # type: ignore[attr-defined]
-    storage = default_storage._wrapped  # type: ignore[attr-defined]
-    if isinstance(storage, FileSystemStorage) and storage.base_url.startswith("/"):
-        return str(storage.base_url)
-    return None
 
 
 def feed_item(row: dict[str, Any], origin: str) -> dict[str, Any]:
@@ -158,7 +151,7 @@ def in_feed(change: Callable[[], Any]) -> Any:
         raise NotFound("There is no such meme in the feed.") from None
 
 
-# --- refusals from outside DRF: no route matched, sign-in locked out -----------------
+# --- refusals from outside DRF: bad request, no route matched, sign-in locked out ------
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -167,6 +160,18 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
     return defaults.page_not_found(request, exception)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """The 400 for a request Django refuses outside any view (a Host not in
+    ALLOWED_HOSTS, a malformed form): JSON under /api/, the site's page elsewhere.
+    A body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413 saying so, as one over
+    MAX_REQUEST_BYTES is."""
+    if isinstance(exception, RequestDataTooBig):
+        return too_large(request, declared_length(request), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Bad request."}, status=status.HTTP_400_BAD_REQUEST)
+    return defaults.bad_request(request, exception)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

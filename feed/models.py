@@ -180,6 +180,8 @@ class Meme(models.Model):
             # (feed.ranking): without these, finding them reads every
             # voted-on meme's row on the way.
             models.Index(fields=["-created_at", "-id"], name="meme_new_few_votes", condition=FEW_VOTES_READY),
+            # The media view's question for every image it serves: is a visible meme showing this file?
+            models.Index(fields=["image"], name="meme_image_ready", condition=Q(status="ready")),
             models.Index(
                 fields=["template", "-created_at", "-id"],
                 name="meme_template_new_few_votes",

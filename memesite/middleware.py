@@ -8,7 +8,9 @@ tells browsers, API clients and load balancers to come back, instead of a 500
 that says the site is broken. Django drops a failed database connection when
 the request ends, so the next request connects afresh.
 
-RequestTooLargeMiddleware: 413 for a body too large to be worth reading."""
+RequestTooLargeMiddleware: 413 for a body too large to be worth reading;
+too_large() is also the answer to a body over DATA_UPLOAD_MAX_MEMORY_SIZE
+(feed.api.bad_request)."""
 
 from __future__ import annotations
 
@@ -70,11 +72,18 @@ class RequestTooLargeMiddleware:
         limit = settings.MAX_REQUEST_BYTES
         if size <= limit:
             return self.get_response(request)
-        message = f"The request is {size / 1e6:.1f} MB; the limit is {limit / 1e6:.1f} MB."
-        log.warning("refused %s %s: %s", request.method, request.path, message)
-        if request.path.startswith("/api/"):
-            return JsonResponse({"detail": message}, status=413)
-        return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+        log.warning("refused %s %s: %d bytes declared, limit %d", request.method, request.path, size, limit)
+        return too_large(request, size, limit)
+
+
+def too_large(request: HttpRequest, size: int, limit: int) -> HttpResponse:
+    """The 413 for a body of ``size`` bytes (0: not declared) over ``limit``."""
+    message = f"The request is {size / 1e6:.1f} MB; the limit is {limit / 1e6:.1f} MB."
+    if not size:
+        message = f"The request is over the limit of {limit / 1e6:.1f} MB."
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": message}, status=413)
+    return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
 
 
 def declared_length(request: HttpRequest) -> int:

@@ -15,6 +15,8 @@ from typing import Any
 import environ
 from django.core.exceptions import ImproperlyConfigured
 
+from memesite.logs import CLIENT_REFUSALS
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -251,7 +253,11 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # The API takes JSON only: no endpoint takes files, so multipart and form
     # bodies are refused (415) before anything parses them.
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # (DRF's JSON parser with a limit on nesting: memesite/parsers.py.)
+    "DEFAULT_PARSER_CLASSES": ["memesite.parsers.DepthLimitedJSONParser"],
+    # JSON out, in every configuration: no browsable API (an HTML page of every
+    # endpoint's forms) for a browser that asks for text/html.
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_THROTTLE_RATES": {
         "reactions": env_str("THROTTLE_REACTIONS", "120/minute"),
@@ -362,7 +368,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {"client_refusal": {"()": "memesite.logs.ClientRefusal"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        # A refused bad request (unknown Host, body too large): one WARNING
+        # line, not an ERROR with a traceback (memesite/logs.py).
+        **{f"django.security.{name}": {"filters": ["client_refusal"]} for name in CLIENT_REFUSALS},
+    },
 }

@@ -1,8 +1,9 @@
-from django.conf import settings
-from django.conf.urls.static import static
-from django.contrib import admin
-from django.urls import URLPattern, URLResolver, include, path
+import re
 
+from django.contrib import admin
+from django.urls import URLPattern, URLResolver, include, path, re_path
+
+from feed import media
 from feed.insights import InsightsView, insights_page
 from feed.making import MakeRequestView, MakeStatusView, make_page
 
@@ -16,8 +17,14 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("feed.api_urls")),
     path("", include("feed.urls")),
 ]
+handler400 = "feed.api.bad_request"
 handler404 = "feed.api.not_found"
 handler500 = "feed.api.server_error"
 
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+# Media on local disk is served by the site in every configuration, to whoever
+# may see each file (feed/media.py); object storage serves its own.
+_media_base = media.local_media_base()
+if _media_base is not None:
+    urlpatterns.append(
+        re_path(rf"^{re.escape(_media_base.lstrip('/'))}(?P<name>.+)$", media.serve, name="media")
+    )

@@ -32,6 +32,7 @@ from feed.models import (
     set_reaction,
 )
 from tests.conftest import PASSWORD, make_meme, make_template
+from tests.feed_data import pictured_meme
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,8 @@ def fast_passwords(settings: Any) -> None:
 
 
 # {meme} is a ready meme, {job} alice's make-a-meme request, {template} a
-# template, {alice} alice's account; the reader is alice.
+# template, {alice} alice's account, {…_image} the media names of that meme's,
+# a hidden meme's and the template's images; the reader is alice.
 # Each row: method, path, then what an anonymous visitor, a reader and staff get.
 TABLE: list[tuple[str, str, Outcome, Outcome, Outcome]] = [
     # pages
@@ -117,6 +119,10 @@ TABLE: list[tuple[str, str, Outcome, Outcome, Outcome]] = [
     ("GET", "/api/auth/token/", NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
     ("GET", "/api/schema/", OK, OK, OK),
     ("GET", "/api/docs/", OK, OK, OK),
+    # media: a visible meme's image and an active template's for everyone, a hidden meme's for staff only
+    ("GET", "/media/{meme_image}", OK, OK, OK),
+    ("GET", "/media/{hidden_image}", NOT_FOUND, NOT_FOUND, OK),
+    ("GET", "/media/{template_image}", OK, OK, OK),
 ]
 
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
@@ -146,10 +152,19 @@ class World:
     staff: User
     template: Template
     meme: Meme
+    hidden: Meme
     job: GenerationJob
 
     def url(self, path: str) -> str:
-        return path.format(meme=self.meme.pk, job=self.job.pk, template=self.template.pk, alice=self.alice.pk)
+        return path.format(
+            meme=self.meme.pk,
+            job=self.job.pk,
+            template=self.template.pk,
+            alice=self.alice.pk,
+            meme_image=self.meme.image.name,
+            hidden_image=self.hidden.image.name,
+            template_image=self.template.image.name,
+        )
 
     def client_as(self, role: str) -> Client:
         client = Client()
@@ -164,7 +179,9 @@ def world(alice: User, staff: User) -> World:
     job = GenerationJob.objects.create(
         template=template, reason=GenerationJob.Reason.REQUEST, requested_by=alice, count=4
     )
-    return World(alice, staff, template, make_meme(template), job)
+    hidden = pictured_meme(template, ["hidden"], "crimson")
+    hidden.hide()
+    return World(alice, staff, template, pictured_meme(template, ["top", "bottom"], "teal"), hidden, job)
 
 
 def send(client: Client, method: str, url: str, body: dict[str, Any] | None) -> Any:
@@ -222,13 +239,16 @@ def test_every_admin_url_is_for_staff_only(world: World, url: str) -> None:
 # --- no route without a row ----------------------------------------------------------------
 
 HANDLERS = ("get", "post", "put", "patch", "delete")
-# The static() route exists only with DEBUG on: production serves media from its storage.
-NOT_SITE_ROUTES = {"^media/(?P<path>.*)$"}
 
 
 def table_operations() -> set[tuple[str, str]]:
     """(method, route) for every row, the route as the resolver spells it."""
     placeholders = {"meme": 1, "job": uuid.uuid4(), "template": 1, "alice": 1}
+    placeholders |= {
+        "meme_image": "memes/1.jpg",
+        "hidden_image": "memes/2.jpg",
+        "template_image": "templates/1.jpg",
+    }
     return {(method, resolve(path.format(**placeholders)).route) for method, path, *_ in TABLE}
 
 
@@ -236,7 +256,7 @@ def test_every_route_and_operation_has_a_row() -> None:
     rows = table_operations()
     missing = []
     for route, view in routes(get_resolver().url_patterns):
-        if route.startswith("admin/") or route in NOT_SITE_ROUTES:
+        if route.startswith("admin/"):
             continue  # the admin gate checks each admin route
         view_class = getattr(view, "view_class", None)
         methods = [name for name in HANDLERS if hasattr(view_class, name)] if view_class else ["get"]

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 
 @pytest.mark.django_db(transaction=True)

@@ -26,7 +26,7 @@ from tests.browser.conftest import DESKTOP, ready_meme
 from tests.conftest import PASSWORD, make_template
 from tests.feed_data import picture
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 IMG = "<img src=x onerror=window.__pwned=1>"
 SCRIPT = "<script>window.__pwned=1</script>"

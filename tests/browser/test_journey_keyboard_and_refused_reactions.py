@@ -14,7 +14,7 @@ from tests.browser.conftest import DESKTOP, ready_meme
 from tests.conftest import PASSWORD, make_template
 from tests.feed_data import picture
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture

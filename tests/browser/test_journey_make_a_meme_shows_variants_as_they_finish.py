@@ -13,7 +13,7 @@ from feed.models import GenerationJob, Meme, UserSettings
 from tests.browser.conftest import DESKTOP
 from tests.conftest import PASSWORD, make_template
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 
 def test_the_variants_appear_on_the_page(

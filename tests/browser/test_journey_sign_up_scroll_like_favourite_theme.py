@@ -15,7 +15,7 @@ from feed.models import Favourite, Reaction
 from tests.browser.conftest import CAPTIONS, DESKTOP, PHONE, demo_templates, ready_meme, rendered, screenshot
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 MEMES = 60
 

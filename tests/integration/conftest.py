@@ -157,35 +157,42 @@ class Site:
 
 
 @pytest.fixture
-def start_site(transactional_db: None, tmp_path: Path, media_in_tmp: Path) -> Iterator[Callable[..., Site]]:
-    """start(extra_env) runs the site with gunicorn on the test database,
-    configured as in production; stopped before the test database goes."""
+def production_env(transactional_db: None, tmp_path: Path, media_in_tmp: Path) -> dict[str, str]:
+    """The environment the site runs in as in production (bin/serve turns DEBUG
+    off), on the test database and Redis."""
+    return {
+        **os.environ,
+        "MEMESITE_PYTHON": sys.executable,
+        "SECRET_KEY": secrets.token_urlsafe(60),
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "SECURE_SSL_REDIRECT": "false",
+        "STATIC_ROOT": str(tmp_path / "static"),
+        "MEDIA_ROOT": str(media_in_tmp),
+        "DATABASE_URL": database_url(),
+        # Feed top-ups go to a queue of their own: no worker here, and the
+        # job queues of the other tests stay as those tests left them.
+        "CELERY_BROKER_URL": f"{os.environ['MEMESITE_TEST_REDIS_URL']}/2",
+        "THROTTLE_REACTIONS": "1000000/minute",
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+@pytest.fixture
+def start_site(
+    transactional_db: None, tmp_path: Path, production_env: dict[str, str]
+) -> Iterator[Callable[..., Site]]:
+    """start(extra_env) runs the site as production does (`bin/serve web`:
+    gunicorn, DEBUG off) on the test database; stopped before the test database goes."""
     if connection.vendor != "postgresql":
         pytest.skip("needs the PostgreSQL server that `python -m tests.servers` starts")
     servers: list[subprocess.Popen[bytes]] = []
 
     def start(extra: dict[str, str] | None = None) -> Site:
         port = free_port()
-        env = {
-            **os.environ,
-            "DEBUG": "false",
-            "SECRET_KEY": secrets.token_urlsafe(60),
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "false",
-            "STATIC_ROOT": str(tmp_path / "static"),
-            "MEDIA_ROOT": str(media_in_tmp),
-            "DATABASE_URL": database_url(),
-            # Feed top-ups go to a queue of their own: no worker here, and the
-            # job queues of the other tests stay as those tests left them.
-            "CELERY_BROKER_URL": f"{os.environ['MEMESITE_TEST_REDIS_URL']}/2",
-            "THROTTLE_REACTIONS": "1000000/minute",
-            "LOG_LEVEL": "WARNING",
-            **(extra or {}),
-        }
+        env = {**production_env, "PORT": str(port), "WEB_WORKERS": str(SITE_WORKERS), **(extra or {})}
         with (tmp_path / f"gunicorn-{len(servers)}.log").open("wb") as log:
             server = subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "memesite.wsgi:application", f"--workers={SITE_WORKERS}",
-                 "--worker-class=sync", f"--bind=127.0.0.1:{port}", "--timeout=30"],
+                [ROOT / "bin" / "serve", "web"],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
             )  # fmt: skip
         servers.append(server)
