@@ -13,9 +13,9 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from feed.limits import ScopedLimit
 from feed.models import GenerationJob, Meme, Template
 from feed.serializers import refusals
 from feed.supply import RequestRefused, request_memes
@@ -95,7 +95,7 @@ def meme_status(meme: Meme) -> dict[str, Any]:
 
 class MakeRequestView(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ScopedLimit]
     throttle_scope = "generation"
 
     @extend_schema(
