@@ -346,6 +346,19 @@ GENERATION_STOCK_PER_TEMPLATE = env_int("GENERATION_STOCK_PER_TEMPLATE", 30, min
 GENERATION_JOB_DEADLINE_SECONDS = env_int("GENERATION_JOB_DEADLINE_SECONDS", 300, minimum=1)
 GENERATION_USER_LIMIT_PER_HOUR = env_int("GENERATION_USER_LIMIT_PER_HOUR", 30, minimum=1)
 GENERATION_GLOBAL_LIMIT_PER_MINUTE = env_int("GENERATION_GLOBAL_LIMIT_PER_MINUTE", 600, minimum=1)
+# Jobs a reader's scrolling may start in an hour, once they have been served
+# every ready meme of what they read (feed/supply.py): 8 × 64 = 512 new memes
+# an hour, one every 7 s, more than a person reads beyond what is already
+# there. A script paging as fast as it can costs no more.
+GENERATION_READER_JOBS_PER_HOUR = env_int("GENERATION_READER_JOBS_PER_HOUR", 8, minimum=1)
+# No scrolling starts a job for a template that already holds this many memes
+# made in the last day that fewer than five readers have voted on: 500 memes
+# is over a quarter of an hour of that one template at a meme every 2 s.
+GENERATION_TEMPLATE_CEILING = env_int("GENERATION_TEMPLATE_CEILING", 500, minimum=1)
+# Memes the whole site may queue in an hour, whatever asks (scrolling, "make a
+# meme", the stock top-up): about 1 GB of images at ~165 KB each. One worker
+# makes over 100,000 an hour, so under attack this budget is the limit.
+GENERATION_SITE_MEMES_PER_HOUR = env_int("GENERATION_SITE_MEMES_PER_HOUR", 6000, minimum=1)
 RENDER_WIDTH = env_int("RENDER_WIDTH", 800, minimum=100)
 # JPEG encodes 3-4x faster than WebP with Pillow, and rendering shares the
 # worker with sampling; WebP files are about a third smaller.
