@@ -31,10 +31,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from feed import models, ranking
+from feed import limits, models, ranking
 from feed.authentication import RememberedTokenAuthentication
 from feed.media import local_media_base
 from feed.models import Meme, Template, UserSettings
@@ -203,10 +202,11 @@ class FeedView(APIView):
 
     @extend_schema(
         parameters=[FeedQuerySerializer],
-        responses={200: FeedPageSerializer, **refusals(400, 403)},
+        responses={200: FeedPageSerializer, **refusals(400, 403, 429)},
         operation_id="feed",
         description="The reader's endless feed. Follow `next`: pages never repeat a meme or skip one, "
-        "even while reactions move scores. A cursor fixes the sort and template it started with.",
+        "even while reactions move scores. A cursor fixes the sort and template it started with. "
+        "Reads without a cursor start a new feed and are limited per reader (429); following `next` is not.",
     )
     def get(self, request: Request) -> Response:
         query = validated(FeedQuerySerializer, request.query_params)
@@ -227,6 +227,13 @@ class FeedView(APIView):
     @staticmethod
     def state_for(request: Request, query: dict[str, Any]) -> ranking.FeedState:
         if "cursor" not in query:
+            # A new frozen feed writes up to ranking.CHUNK rows that live a
+            # day, so starting one is limited per reader. Limiting starts
+            # rather than keeping a reader's last few feeds: every open tab
+            # keeps its place, and a person never starts dozens an hour.
+            limits.take_or_throttle(
+                f"feed_sessions:{limits.requester(request)}", limits.rate_of("feed_sessions")
+            )
             return ranking.start_session(query.get("sort", "hot"), query.get("template"))
         try:
             state = ranking.decode_cursor(query["cursor"], request.user.pk)
@@ -254,7 +261,7 @@ class MemeView(APIView):
 
 class ReactionView(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [limits.ScopedLimit]
     throttle_scope = "reactions"
 
     @extend_schema(
@@ -276,7 +283,7 @@ class ReactionView(APIView):
 
 class FavouriteView(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [limits.ScopedLimit]
     throttle_scope = "reactions"
 
     @extend_schema(
@@ -294,7 +301,7 @@ class FavouriteView(APIView):
 
 class ReportView(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [limits.ScopedLimit]
     throttle_scope = "reactions"
 
     @extend_schema(
@@ -317,14 +324,16 @@ class HiddenView(APIView):
     """Curation: staff take a meme out of every feed and put it back."""
 
     permission_classes = [IsAdminUser]
+    throttle_classes = [limits.ScopedLimit]
+    throttle_scope = "reactions"
 
     @extend_schema(
-        request=None, responses={200: HiddenSerializer, **refusals(403, 404)}, operation_id="hide_meme"
+        request=None, responses={200: HiddenSerializer, **refusals(403, 404, 429)}, operation_id="hide_meme"
     )
     def put(self, request: Request, meme_id: int) -> Response:
         return self.change(meme_id, hide=True)
 
-    @extend_schema(responses={200: HiddenSerializer, **refusals(403, 404)}, operation_id="unhide_meme")
+    @extend_schema(responses={200: HiddenSerializer, **refusals(403, 404, 429)}, operation_id="unhide_meme")
     def delete(self, request: Request, meme_id: int) -> Response:
         return self.change(meme_id, hide=False)
 

@@ -13,12 +13,30 @@ from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from feed.limits import ScopedLimit
 from feed.models import GenerationJob, Meme, Template
 from feed.serializers import refusals
 from feed.supply import RequestRefused, request_memes
+
+# generation.captions.keywords.MAX_KEYWORDS, which clean_keywords enforces with
+# its own message; not imported from there, as that package loads the model's libraries.
+MAX_KEYWORDS = 3
+# A keyword is at most 30 characters once its spaces are folded; a longer
+# string is refused here, before anything folds or checks it.
+MAX_KEYWORD_INPUT_CHARS = 100
+
+
+class KeywordListField(serializers.ListField):
+    """A list refused by its length before any item is looked at. DRF checks a
+    ListField's max_length only after validating every item: a million
+    keywords took 1.4-3 s to refuse."""
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        if isinstance(data, list) and self.max_length is not None and len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        return super().to_internal_value(data)
 
 
 class MakeRequestSerializer(serializers.Serializer[dict[str, Any]]):
@@ -29,10 +47,14 @@ class MakeRequestSerializer(serializers.Serializer[dict[str, Any]]):
         allow_null=True,
         help_text="slug of an active template; empty or null for a random one",
     )
-    keywords = serializers.ListField(
-        child=serializers.CharField(allow_blank=True, trim_whitespace=True),
+    keywords = KeywordListField(
+        child=serializers.CharField(
+            allow_blank=True, trim_whitespace=True, max_length=MAX_KEYWORD_INPUT_CHARS
+        ),
         required=False,
         default=list,
+        max_length=MAX_KEYWORDS,
+        error_messages={"max_length": "at most {max_length} keywords are allowed"},
         help_text="up to three words or short phrases the meme should be about",
     )
 
@@ -95,7 +117,7 @@ def meme_status(meme: Meme) -> dict[str, Any]:
 
 class MakeRequestView(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedRateThrottle]
+    throttle_classes = [ScopedLimit]
     throttle_scope = "generation"
 
     @extend_schema(

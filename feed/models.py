@@ -3,13 +3,15 @@ and the generation jobs that are the source of truth for what was asked."""
 
 from __future__ import annotations
 
+import functools
+import time
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Cast, Coalesce, Greatest
 from django.db.models.lookups import LessThan
@@ -405,30 +407,95 @@ def increment(meme_id: int, **changes: int) -> int:
     return Meme.objects.filter(pk=meme_id).update(**updates)
 
 
-class RateLimitBucket(models.Model):
-    """Uses of a costly action in one time window. The conditional UPDATE that
-    takes a use is atomic in every database, unlike a database-cache incr."""
+class RateLimitBucketQuerySet(models.QuerySet["RateLimitBucket"]):
+    def forget_idle(self, now: float | None = None) -> int:
+        """Delete buckets untouched for longer than the longest window: full
+        again, they are the same as no bucket. Returns how many went."""
+        now = time.time() if now is None else now
+        deleted, _ = self.filter(updated__lt=now - RateLimitBucket.LONGEST_WINDOW_SECONDS).delete()
+        return deleted
 
-    key = models.CharField(max_length=200)
-    window_start = models.DateTimeField()
-    count = models.PositiveIntegerField(default=0)
+
+class RateLimitBucket(models.Model):
+    """Uses left of one costly action for one key (a reader, an address, the
+    whole site): a token bucket holding up to ``limit`` uses that refills at
+    ``limit`` per ``window_seconds``. Every limit in memesite goes through
+    ``take``: one SQL statement, atomic on SQLite and PostgreSQL alike.
+
+    A token bucket rather than counts per fixed window: one row per key instead
+    of one per key and window, and no double burst where two windows meet."""
+
+    key = models.CharField(max_length=200, unique=True)
+    tokens = models.FloatField()  # uses left as of `updated`; may be fractional while refilling
+    # Seconds since the Unix epoch, a plain number so that both databases do
+    # the refill arithmetic alike (date arithmetic differs between them).
+    updated = models.FloatField()
+
+    objects = RateLimitBucketQuerySet.as_manager()
+
+    LONGEST_WINDOW_SECONDS = 86400  # a day: idle buckets older than this are forgotten
 
     class Meta:
-        constraints = [
-            models.UniqueConstraint(fields=["key", "window_start"], name="one_bucket_per_key_and_window")
-        ]
+        indexes = [models.Index(fields=["updated"], name="rate_limit_updated")]
 
     def __str__(self) -> str:
-        return f"{self.key} @ {self.window_start:%Y-%m-%d %H:%M}: {self.count}"
+        return f"{self.key}: {self.tokens:.1f} left"
 
     @classmethod
-    def take(cls, key: str, limit: int, window_seconds: int) -> bool:
-        """Use one of ``limit`` uses of ``key`` in the current window; False when none is left."""
-        now = timezone.now().timestamp()
-        start = datetime.fromtimestamp(now - now % window_seconds, tz=UTC)
-        cls.objects.get_or_create(key=key, window_start=start)
-        taken = cls.objects.filter(key=key, window_start=start, count__lt=limit).update(count=F("count") + 1)
-        return taken == 1
+    def take(
+        cls, key: str, limit: int, window_seconds: int, amount: int = 1, now: float | None = None
+    ) -> bool:
+        """Use ``amount`` of the ``limit`` uses ``key`` has per ``window_seconds``;
+        False, using nothing, when fewer are left.
+
+        One INSERT … ON CONFLICT DO UPDATE … WHERE: the first use creates the
+        bucket full; later ones refill it for the time elapsed and take from
+        it only if enough is left. The database runs it under the row's lock,
+        and PostgreSQL re-checks the WHERE on the row a concurrent take left,
+        so parallel takes are granted exactly ``limit`` uses."""
+        if not 0 < window_seconds <= cls.LONGEST_WINDOW_SECONDS:
+            raise ValueError(f"a window is 1 s to a day, not {window_seconds} s")
+        if amount > limit:
+            return False
+        params: dict[str, str | float] = {
+            "key": key,
+            "limit": float(limit),
+            "amount": float(amount),
+            "now": time.time() if now is None else now,
+            "refill": limit / window_seconds,  # uses per second
+        }
+        with connection.cursor() as cursor:
+            cursor.execute(_take_sql(), params)
+            return bool(cursor.rowcount == 1)
+
+    @classmethod
+    def wait_seconds(
+        cls, key: str, limit: int, window_seconds: int, amount: int = 1, now: float | None = None
+    ) -> float:
+        """Seconds until ``take`` could grant ``amount`` uses of ``key`` (0: now)."""
+        now = time.time() if now is None else now
+        found = cls.objects.filter(key=key).values_list("tokens", "updated").first()
+        if found is None:
+            return 0.0
+        refill = limit / window_seconds
+        level = min(float(limit), found[0] + (now - found[1]) * refill)
+        return max(0.0, (min(amount, limit) - level) / refill)
+
+
+@functools.cache
+def _take_sql() -> str:
+    """RateLimitBucket.take's statement. Clocks of web processes on different
+    machines may differ a little: a take from a clock behind refills less
+    (a negative elapsed time), never more."""
+    table = connection.ops.quote_name(RateLimitBucket._meta.db_table)
+    key = connection.ops.quote_name("key")
+    refilled = f"{table}.tokens + (%(now)s - {table}.updated) * %(refill)s"
+    level = f"(CASE WHEN {refilled} < %(limit)s THEN {refilled} ELSE %(limit)s END)"
+    return (
+        f"INSERT INTO {table} ({key}, tokens, updated) VALUES (%(key)s, %(limit)s - %(amount)s, %(now)s)"
+        f" ON CONFLICT ({key}) DO UPDATE SET tokens = {level} - %(amount)s, updated = %(now)s"
+        f" WHERE {level} >= %(amount)s"
+    )
 
 
 class Report(models.Model):

@@ -17,7 +17,9 @@ from django.db.models import Count, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
-from feed.models import GenerationJob, Meme, RateLimitBucket, Reaction, Template, UserSettings
+from feed import limits
+from feed.limits import Rate
+from feed.models import FEW_VOTES_READY, GenerationJob, Meme, Reaction, Template, UserSettings
 from generation import bandit
 
 log = logging.getLogger(__name__)
@@ -28,6 +30,10 @@ STOCK_WINDOW = timedelta(hours=24)
 # Reactions older than this no longer steer generation: tastes change.
 BANDIT_WINDOW = timedelta(days=14)
 MEMES_PER_REQUEST = 4
+# Jobs whose memes go to every reader's feed; a "make a meme" job's few variants
+# are one reader's request, and do not stand in for them.
+SUPPLY_REASONS = (GenerationJob.Reason.FEED, GenerationJob.Reason.STOCK, GenerationJob.Reason.DEMO)
+BUSY = "The meme machine is busy right now; please try again in a few minutes."
 
 
 class RequestRefused(Exception):
@@ -53,7 +59,12 @@ def send_job(job_id: str) -> None:
 
 def create_job(
     template: Template, count: int, reason: str, user: Any = None, keywords: Any = ()
-) -> GenerationJob:
+) -> GenerationJob | None:
+    """Queue a job for ``count`` memes, within the site's hourly budget of memes
+    (whatever asks: scrolling, "make a meme", the stock top-up); None when spent."""
+    if not limits.take("memes:site", Rate.per_hour(settings.GENERATION_SITE_MEMES_PER_HOUR), count):
+        log.warning("site-wide budget of memes spent: no %s job of %d for %s", reason, count, template.pk)
+        return None
     job = GenerationJob.objects.create(
         template=template, count=count, reason=reason, requested_by=user, keywords=list(keywords)
     )
@@ -62,37 +73,70 @@ def create_job(
 
 
 def reader_is_running_low(user: Any, template: Template | None = None) -> GenerationJob | None:
-    """A reader has fewer than 10 ready memes left they have not seen: make more
-    for them, of the template they chose, else their preferred one, else what
-    the bandit picks. At most one such job per reader is in flight."""
+    """A reader has been served all but fewer than 10 of the ready memes they
+    read (feed.ranking): make more, of the template they chose, else their
+    preferred one, else what the bandit picks. Unless more are on their way or
+    plenty are there already, so that a script paging as fast as it can costs
+    the workers no more than a person:
+
+    * the reader has a feed job in flight, or the template has a feed or stock
+      job in flight (its memes reach this reader at their next page);
+    * the template holds GENERATION_TEMPLATE_CEILING memes made in the last day
+      that few readers have voted on: enough for anyone, however many read it;
+    * the reader's GENERATION_READER_JOBS_PER_HOUR jobs an hour are used up;
+    * the site's hourly budget of memes is spent (create_job)."""
     if GenerationJob.objects.filter(
         requested_by=user, reason=GenerationJob.Reason.FEED, status__in=OPEN
     ).exists():
         return None
     template = template or _preferred_template(user) or _bandit_pick()
-    if template is None:
+    if template is None or _supply_on_its_way(template) or _plenty_in_stock(template):
+        return None
+    if not limits.take(
+        f"feed-jobs:reader:{user.pk}", Rate.per_hour(settings.GENERATION_READER_JOBS_PER_HOUR)
+    ):
         return None
     return create_job(template, settings.GENERATION_BATCH_SIZE, GenerationJob.Reason.FEED, user)
 
 
+def _supply_on_its_way(template: Template) -> bool:
+    return GenerationJob.objects.filter(
+        template=template, reason__in=SUPPLY_REASONS, status__in=OPEN
+    ).exists()
+
+
+def _plenty_in_stock(template: Template) -> bool:
+    """The template's fresh memes with few votes reach the ceiling. Counted
+    through the index of new memes with few votes, and no further than the ceiling."""
+    ceiling = settings.GENERATION_TEMPLATE_CEILING
+    fresh = Meme.objects.filter(
+        FEW_VOTES_READY, template=template, created_at__gte=timezone.now() - STOCK_WINDOW
+    )
+    return fresh.order_by()[:ceiling].count() >= ceiling
+
+
 def request_memes(user: Any, template: Template | None, keywords: list[str]) -> GenerationJob:
     """ "Make a meme": a few variants for this user, within their limits and the site's."""
-    if not RateLimitBucket.take(f"make:user:{user.pk}", settings.GENERATION_USER_LIMIT_PER_HOUR, 3600):
+    if not limits.take(f"make:reader:{user.pk}", Rate.per_hour(settings.GENERATION_USER_LIMIT_PER_HOUR)):
         raise RequestRefused(
             f"You can make {settings.GENERATION_USER_LIMIT_PER_HOUR} memes an hour; please try again later."
         )
-    if not RateLimitBucket.take("make:all", settings.GENERATION_GLOBAL_LIMIT_PER_MINUTE, 60):
-        raise RequestRefused("The meme machine is busy right now; please try again in a minute.")
+    if not limits.take("make:site", Rate.per_minute(settings.GENERATION_GLOBAL_LIMIT_PER_MINUTE)):
+        raise RequestRefused(BUSY)
     template = template or _bandit_pick()
     if template is None:
         raise RequestRefused("There are no active templates to make memes with.")
-    return create_job(template, MEMES_PER_REQUEST, GenerationJob.Reason.REQUEST, user, keywords)
+    job = create_job(template, MEMES_PER_REQUEST, GenerationJob.Reason.REQUEST, user, keywords)
+    if job is None:
+        raise RequestRefused(BUSY)
+    return job
 
 
 def top_up_stock() -> list[GenerationJob]:
-    """Keep GENERATION_STOCK_PER_TEMPLATE fresh ready memes for every active template."""
+    """Keep GENERATION_STOCK_PER_TEMPLATE fresh ready memes for every active
+    template, as far as the site's hourly budget of memes goes."""
     target = settings.GENERATION_STOCK_PER_TEMPLATE
-    jobs = []
+    jobs: list[GenerationJob] = []
     templates = Template.objects.active().annotate(
         stock=Count(
             "memes",
@@ -104,7 +148,10 @@ def top_up_stock() -> list[GenerationJob]:
         if template["in_flight"] or template["stock"] >= target:
             continue
         for count in _batches(target - template["stock"]):
-            jobs.append(create_job(Template(pk=template["pk"]), count, GenerationJob.Reason.STOCK))
+            job = create_job(Template(pk=template["pk"]), count, GenerationJob.Reason.STOCK)
+            if job is None:
+                return jobs
+            jobs.append(job)
     return jobs
 
 

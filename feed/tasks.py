@@ -2,12 +2,13 @@
 
 from celery import shared_task
 
-from feed.models import Template
+from feed.models import RateLimitBucket, Template
 from feed.ranking import forget_sessions
 
 
 @shared_task
 def tidy_feed() -> None:
-    """Forget day-old feed sessions; refresh the like rates new memes start from."""
+    """Forget day-old feed sessions and idle rate limits; refresh the like rates new memes start from."""
     forget_sessions()
+    RateLimitBucket.objects.forget_idle()
     Template.objects.refresh_like_rates()

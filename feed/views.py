@@ -11,6 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from feed import limits
 from feed.api import feed_item
 from feed.forms import SignUpForm
 from feed.models import Report, Template, UserSettings
@@ -50,6 +51,10 @@ def signup_page(request: HttpRequest) -> HttpResponse:
         return redirect("feed")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        refusal = limits.sign_up_refusal(request)
+        if refusal is not None:
+            form.add_error(None, refusal)
+            return render(request, "registration/signup.html", {"form": form}, status=429)
         user = form.save()
         # Signing up proves the password; no need to ask for it again.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

@@ -54,6 +54,20 @@ def env_int(name: str, default: int, minimum: int = 0, maximum: int | None = Non
     return value
 
 
+RATE_PERIODS = {"s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day"}
+
+
+def env_rate(name: str, default: str) -> str:
+    """A limit written as uses/period, e.g. ``120/minute`` or ``5/h``."""
+    value = env_str(name, default).strip()
+    uses, _, period = value.lower().partition("/")
+    if not (uses.isdigit() and int(uses) >= 1 and (period in RATE_PERIODS or period[:-1] in RATE_PERIODS)):
+        raise ImproperlyConfigured(
+            f"{name} must be uses per second, minute, hour or day, like 120/minute, not {value!r}"
+        )
+    return value
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
 
@@ -167,8 +181,8 @@ CACHE_URL = env_str("CACHE_URL", "")
 if CACHE_URL:
     CACHES = {"default": environ.Env.cache_url_config(CACHE_URL)}
 else:
-    # Rate limits must hold across web processes, so the default cache is the
-    # database, which every process shares.
+    # Whatever caches must be shared by every web process; the default is the
+    # database. (Rate limits do not use the cache: see feed/limits.py.)
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "memesite_cache"}
     }
@@ -259,11 +273,26 @@ REST_FRAMEWORK = {
     # endpoint's forms) for a browser that asks for text/html.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
-    "DEFAULT_THROTTLE_RATES": {
-        "reactions": env_str("THROTTLE_REACTIONS", "120/minute"),
-        "generation": env_str("THROTTLE_GENERATION", "10/minute"),
-    },
 }
+
+# Limits on costly actions (feed/limits.py): each is a bucket of uses per
+# reader (or address) that refills over the period, taken atomically in the
+# database, so they hold across web processes and under parallel requests.
+# Likes, dislikes, favourites, reports and staff hides, per reader.
+THROTTLE_REACTIONS = env_rate("THROTTLE_REACTIONS", "120/minute")
+# "Make a meme" requests per reader (besides GENERATION_USER_LIMIT_PER_HOUR).
+THROTTLE_GENERATION = env_rate("THROTTLE_GENERATION", "10/minute")
+# Fresh feed reads (no cursor) per reader: each writes up to 100 rows of the
+# reader's frozen feed, which live a day. A person opens the feed, reloads,
+# switches sort or template a few dozen times an hour at most; a script that
+# starts feeds in a loop writes at most 6,000 rows an hour.
+THROTTLE_FEED_SESSIONS = env_rate("THROTTLE_FEED_SESSIONS", "60/hour")
+# Sign-ups: every per-reader limit is per account, so accounts are limited too.
+# Per address (an office or a phone network may share one), and site-wide so
+# that many addresses together cannot mint accounts without end.
+SIGN_UP_ADDRESS_LIMIT_PER_HOUR = env_int("SIGN_UP_ADDRESS_LIMIT_PER_HOUR", 10, minimum=1)
+SIGN_UP_GLOBAL_LIMIT_PER_HOUR = env_int("SIGN_UP_GLOBAL_LIMIT_PER_HOUR", 500, minimum=1)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "memesite API",
     "DESCRIPTION": "AI-written memes: feed, reactions, favourites and meme requests.",
@@ -326,6 +355,19 @@ GENERATION_STOCK_PER_TEMPLATE = env_int("GENERATION_STOCK_PER_TEMPLATE", 30, min
 GENERATION_JOB_DEADLINE_SECONDS = env_int("GENERATION_JOB_DEADLINE_SECONDS", 300, minimum=1)
 GENERATION_USER_LIMIT_PER_HOUR = env_int("GENERATION_USER_LIMIT_PER_HOUR", 30, minimum=1)
 GENERATION_GLOBAL_LIMIT_PER_MINUTE = env_int("GENERATION_GLOBAL_LIMIT_PER_MINUTE", 600, minimum=1)
+# Jobs a reader's scrolling may start in an hour, once they have been served
+# every ready meme of what they read (feed/supply.py): 8 × 64 = 512 new memes
+# an hour, one every 7 s, more than a person reads beyond what is already
+# there. A script paging as fast as it can costs no more.
+GENERATION_READER_JOBS_PER_HOUR = env_int("GENERATION_READER_JOBS_PER_HOUR", 8, minimum=1)
+# No scrolling starts a job for a template that already holds this many memes
+# made in the last day that fewer than five readers have voted on: 500 memes
+# is over a quarter of an hour of that one template at a meme every 2 s.
+GENERATION_TEMPLATE_CEILING = env_int("GENERATION_TEMPLATE_CEILING", 500, minimum=1)
+# Memes the whole site may queue in an hour, whatever asks (scrolling, "make a
+# meme", the stock top-up): about 1 GB of images at ~165 KB each. One worker
+# makes over 100,000 an hour, so under attack this budget is the limit.
+GENERATION_SITE_MEMES_PER_HOUR = env_int("GENERATION_SITE_MEMES_PER_HOUR", 6000, minimum=1)
 RENDER_WIDTH = env_int("RENDER_WIDTH", 800, minimum=100)
 # JPEG encodes 3-4x faster than WebP with Pillow, and rendering shares the
 # worker with sampling; WebP files are about a third smaller.

@@ -104,3 +104,30 @@ def pictured_meme(
     )
     meme.refresh_from_db()
     return meme
+
+
+def finish_every_job() -> int:
+    """An instant pipeline: every open job's memes are made, ready, at once.
+    Returns how many memes it made."""
+    from feed.models import GenerationJob
+
+    made = 0
+    for job in GenerationJob.objects.filter(status__in=["queued", "running"]).select_related("template"):
+        now = timezone.now()
+        made += len(bulk_memes(job.template, job.count, job=job, created_at=now, ready_at=now))
+        GenerationJob.objects.filter(pk=job.pk).update(status="done", finished_at=now)
+    return made
+
+
+def page_as_fast_as_possible(client: Client, first_url: str, pages: int) -> list[int]:
+    """Follow ``next`` for ``pages`` pages, the pipeline finishing every job
+    between two pages (as fast as workers could ever be); the meme ids served."""
+    served: list[int] = []
+    url = first_url
+    for _ in range(pages):
+        response = client.get(url)
+        assert response.status_code == 200, response.content
+        served += [item["id"] for item in response.json()["results"]]
+        finish_every_job()
+        url = response.json()["next"]
+    return served

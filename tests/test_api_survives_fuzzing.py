@@ -17,8 +17,6 @@ from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
-from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 from schemathesis.checks import (
     content_type_conformance,
     not_a_server_error,
@@ -80,12 +78,13 @@ def connections_stay_open() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def limits_out_of_the_way(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:
-    """Ten meme requests a minute would turn every later request into a 429
-    that validates nothing; the limits have their own tests (429 stays documented).
+def limits_out_of_the_way(settings: Any) -> None:
+    """Ten meme requests a minute (or sixty fresh feeds an hour) would turn every
+    later request into a 429 that validates nothing; the limits have their own
+    tests (429 stays documented).
     A fast password hasher, because each test signs up its cast."""
-    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "generation": "10000/minute"}
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", rates)
+    settings.THROTTLE_GENERATION = "10000/minute"
+    settings.THROTTLE_FEED_SESSIONS = "10000/minute"
     settings.GENERATION_USER_LIMIT_PER_HOUR = 10_000
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 

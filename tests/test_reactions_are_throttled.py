@@ -1,34 +1,43 @@
-"""Reactions have their own rate limit (DRF scope "reactions")."""
+"""Reactions have their own rate limit (THROTTLE_REACTIONS, per reader); a
+refusal is DRF's 429 with Retry-After and a detail."""
 
 from __future__ import annotations
 
-import pytest
+from typing import Any
+
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from django.test import Client
-from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 
 from feed.models import Template
 from tests.conftest import make_meme
 
 
-@pytest.fixture
-def three_a_minute(monkeypatch: pytest.MonkeyPatch, db: None) -> None:
-    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "reactions": "3/minute"}
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", rates)
-    cache.clear()
-
-
-@pytest.mark.usefixtures("three_a_minute")
-def test_the_fourth_reaction_in_a_minute_waits(client: Client, alice: User, template: Template) -> None:
+def test_the_fourth_reaction_in_a_minute_waits(
+    client: Client, alice: User, template: Template, settings: Any
+) -> None:
+    settings.THROTTLE_REACTIONS = "3/minute"
     meme = make_meme(template)
     client.force_login(alice)
-    codes = [
-        client.put(
-            f"/api/memes/{meme.pk}/reaction/", {"value": value}, content_type="application/json"
-        ).status_code
+    answers = [
+        client.put(f"/api/memes/{meme.pk}/reaction/", {"value": value}, content_type="application/json")
         for value in (1, -1, 1, -1)
     ]
-    assert codes == [200, 200, 200, 429]
-    cache.clear()
+    assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+    refused = answers[-1]
+    # One use comes back every 20 s at 3 a minute.
+    assert 1 <= int(refused["Retry-After"]) <= 20
+    assert refused.json() == {
+        "detail": f"Request was throttled. Expected available in {refused['Retry-After']} seconds."
+    }
+
+
+def test_readers_are_limited_apart(
+    client: Client, alice: User, bob: User, template: Template, settings: Any
+) -> None:
+    settings.THROTTLE_REACTIONS = "1/minute"
+    meme = make_meme(template)
+    codes = []
+    for reader in (alice, bob):
+        client.force_login(reader)
+        codes.append(client.put(f"/api/memes/{meme.pk}/favourite/").status_code)
+    assert codes == [200, 200]

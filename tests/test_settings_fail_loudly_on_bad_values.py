@@ -39,6 +39,10 @@ def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
         ({"GENERATION_BATCH_SIZE": "0"}, "GENERATION_BATCH_SIZE must be at least 1"),
         ({"GENERATION_BATCH_SIZE": "65"}, "GENERATION_BATCH_SIZE must be at most 64"),
         ({"RENDER_FORMAT": "gif"}, "RENDER_FORMAT must be webp or jpeg"),
+        ({"THROTTLE_REACTIONS": "120"}, "THROTTLE_REACTIONS must be uses per second, minute, hour or day"),
+        ({"THROTTLE_FEED_SESSIONS": "0/hour"}, "THROTTLE_FEED_SESSIONS must be uses per second"),
+        ({"THROTTLE_GENERATION": "10/week"}, "THROTTLE_GENERATION must be uses per second"),
+        ({"SIGN_UP_ADDRESS_LIMIT_PER_HOUR": "0"}, "SIGN_UP_ADDRESS_LIMIT_PER_HOUR must be at least 1"),
     ],
 )
 def test_a_bad_value_stops_the_process_naming_the_variable(env: dict[str, str], message: str) -> None:

@@ -172,7 +172,9 @@ def production_env(transactional_db: None, tmp_path: Path, media_in_tmp: Path) -
         # Feed top-ups go to a queue of their own: no worker here, and the
         # job queues of the other tests stay as those tests left them.
         "CELERY_BROKER_URL": f"{os.environ['MEMESITE_TEST_REDIS_URL']}/2",
+        # Load, not limits: the limits have their own test on this site.
         "THROTTLE_REACTIONS": "1000000/minute",
+        "THROTTLE_FEED_SESSIONS": "1000000/minute",
         "LOG_LEVEL": "WARNING",
     }
 

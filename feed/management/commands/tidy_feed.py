@@ -1,20 +1,25 @@
 """python manage.py tidy_feed: the feed's periodic upkeep (hourly is plenty).
 
 Deletes readers' feed sessions older than a day (their cursors have expired)
-and refreshes each template's like rate, the prior new memes start from."""
+and rate limits untouched for a day (full again, the same as none), and
+refreshes each template's like rate, the prior new memes start from."""
 
 from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from feed.models import Template
+from feed.models import RateLimitBucket, Template
 from feed.ranking import forget_sessions
 
 
 class Command(BaseCommand):
-    help = "Forget day-old feed sessions and refresh the templates' like rates."
+    help = "Forget day-old feed sessions and idle rate limits; refresh the templates' like rates."
 
     def handle(self, *args: Any, **options: Any) -> None:
         forgotten = forget_sessions()
+        limits = RateLimitBucket.objects.forget_idle()
         refreshed = Template.objects.refresh_like_rates()
-        self.stdout.write(f"forgot {forgotten} feed positions; refreshed {refreshed} template like rates")
+        self.stdout.write(
+            f"forgot {forgotten} feed positions and {limits} idle rate limits;"
+            f" refreshed {refreshed} template like rates"
+        )
