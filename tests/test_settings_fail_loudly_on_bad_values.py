@@ -39,6 +39,7 @@ def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
         ({"GENERATION_BATCH_SIZE": "0"}, "GENERATION_BATCH_SIZE must be at least 1"),
         ({"GENERATION_BATCH_SIZE": "65"}, "GENERATION_BATCH_SIZE must be at most 64"),
         ({"RENDER_FORMAT": "gif"}, "RENDER_FORMAT must be webp or jpeg"),
+        ({"TRUSTED_PROXIES": "10.0.0.1,proxy.local"}, "TRUSTED_PROXIES must list addresses, networks"),
     ],
 )
 def test_a_bad_value_stops_the_process_naming_the_variable(env: dict[str, str], message: str) -> None:
