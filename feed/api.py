@@ -25,7 +25,7 @@ from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,6 +36,7 @@ from rest_framework.views import APIView
 from feed import models, ranking
 from feed.authentication import RememberedTokenAuthentication
 from feed.models import Meme, Template, UserSettings
+from feed.permissions import HIDE_MEMES, staff_with
 from feed.serializers import (
     FavouritesPageSerializer,
     FeedItemSerializer,
@@ -309,9 +310,9 @@ class ReportView(APIView):
 
 
 class HiddenView(APIView):
-    """Curation: staff take a meme out of every feed and put it back."""
+    """Curation: staff who may change memes take one out of every feed and put it back."""
 
-    permission_classes = [IsAdminUser]
+    permission_classes = [staff_with(*HIDE_MEMES)]
 
     @extend_schema(
         request=None, responses={200: HiddenSerializer, **refusals(403, 404)}, operation_id="hide_meme"
