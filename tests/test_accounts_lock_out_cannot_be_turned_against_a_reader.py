@@ -26,7 +26,7 @@ def behind_the_proxy(settings: Any) -> None:
 
 def sign_in(username: str, password: str, address: str, api: bool = False) -> int:
     """Through the proxy: it connects from PROXY and appends the client's address."""
-    headers = {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": address}
+    headers: dict[str, Any] = {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": address}
     credentials = {"username": username, "password": password}
     if api:
         response = Client().post("/api/auth/token/", credentials, "application/json", **headers)
