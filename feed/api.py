@@ -22,8 +22,7 @@ from django.utils.functional import empty
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication
-from rest_framework.authtoken.models import Token
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -34,7 +33,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from feed import models, ranking
-from feed.authentication import RememberedTokenAuthentication
+from feed.authentication import issue_token, revoke_tokens
 from feed.models import Meme, Template, UserSettings
 from feed.permissions import HIDE_MEMES, staff_with
 from feed.serializers import (
@@ -193,7 +192,6 @@ def locked_out(
 
 
 class FeedView(APIView):
-    authentication_classes = [SessionAuthentication, RememberedTokenAuthentication]
     permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer]  # one renderer: no content negotiation per page
 
@@ -240,7 +238,6 @@ class FeedView(APIView):
 
 
 class MemeView(APIView):
-    authentication_classes = [SessionAuthentication, RememberedTokenAuthentication]
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: FeedItemSerializer, **refusals(403, 404)}, operation_id="meme")
@@ -402,16 +399,28 @@ class MySettingsView(APIView):
 
 
 class TokenView(APIView):
-    """A token for API clients. Goes through django-axes like the sign-in page,
-    so repeated failures lock the account and address out."""
+    """A token for API clients, and signing them out. Sign-in goes through
+    django-axes like the sign-in page, so repeated failures lock the account
+    at that address out."""
 
-    permission_classes = [AllowAny]
-    authentication_classes: list[Any] = []
+    def get_authenticators(self) -> list[BaseAuthentication]:
+        # Sign-in takes its credentials from the body only: a browser's session
+        # cookie must not make it ask for a CSRF token.
+        return [] if self.method() == "POST" else super().get_authenticators()
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.method() == "DELETE" else [AllowAny()]
+
+    def method(self) -> str | None:
+        """The request's method (the schema generator asks with a mock request, or none)."""
+        return getattr(getattr(self, "request", None), "method", None)
 
     @extend_schema(
         request=TokenInputSerializer,
         responses={200: TokenSerializer, **refusals(400, 415, 429)},
         operation_id="token",
+        description="The reader's token: good for API_TOKEN_DAYS (30 by default) from when it was issued, "
+        "until the reader signs out or changes password. Asking again returns the same token until then.",
     )
     def post(self, request: Request) -> Response:
         credentials = validated(TokenInputSerializer, request.data)
@@ -421,5 +430,14 @@ class TokenView(APIView):
         )
         if user is None or not user.is_active:
             raise ValidationError({"detail": ["Unable to sign in with that username and password."]})
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response({"token": issue_token(user).key})
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **refusals(403)},
+        operation_id="revoke_token",
+        description="Sign out every API client of the reader: their token stops working at once.",
+    )
+    def delete(self, request: Request) -> Response:
+        revoke_tokens(request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

@@ -4,3 +4,11 @@ from django.apps import AppConfig
 class FeedConfig(AppConfig):
     name = "feed"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Here, not at the top: the token model may be imported only once apps are loaded.
+        from django.contrib.auth.signals import user_logged_out
+
+        from feed.authentication import revoke_on_sign_out
+
+        user_logged_out.connect(revoke_on_sign_out, dispatch_uid="feed.revoke_tokens_on_sign_out")

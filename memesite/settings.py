@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +193,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: Django's hook for "a password was changed" (feed/authentication.py).
+    {"NAME": "feed.authentication.RevokeTokensOnPasswordChange"},
 ]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -219,6 +222,10 @@ AXES_LOCKOUT_CALLABLE = "feed.api.locked_out"  # JSON for API clients
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("LOGIN_THROTTLE", True)
 AXES_VERBOSE = False
+
+# API tokens end this long after they are issued; signing out or changing the
+# password ends them sooner (feed/authentication.py).
+API_TOKEN_LIFETIME = timedelta(days=env_int("API_TOKEN_DAYS", 30, minimum=1))
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -271,7 +278,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "feed.authentication.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -56,6 +56,8 @@ SIGN_IN = Outcome("sent to sign in", (302,), "/accounts/login/")
 STAFF_SIGN_IN = Outcome("sent to the staff sign-in", (302,), "/admin/login/")
 FEED = Outcome("sent to the feed", (302,), "/")
 ADMIN = Outcome("sent to the admin", (302,), "/admin/")
+NO_CONTENT = Outcome("done, no content", (204,))
+PASSWORD_CHANGED = Outcome("sent to password changed", (302,), "/accounts/password/changed/")
 
 # "bare staff" is a staff account given no model permissions: the admin shows
 # it nothing, and the API must refuse it the same curation.
@@ -87,6 +89,10 @@ TABLE: list[tuple[str, str, Outcome, Outcome, Outcome, Outcome]] = [
     ("PUT", "/accounts/login/", OK, FEED, FEED, FEED),  # Django's form views take PUT as POST
     ("GET", "/accounts/logout/", NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
     ("POST", "/accounts/logout/", SIGN_IN, SIGN_IN, SIGN_IN, SIGN_IN),
+    ("GET", "/accounts/password/", SIGN_IN, OK, OK, OK),
+    ("POST", "/accounts/password/", SIGN_IN, PASSWORD_CHANGED, PASSWORD_CHANGED, PASSWORD_CHANGED),
+    ("PUT", "/accounts/password/", SIGN_IN, OK, OK, OK),  # taken as POST: a JSON body is no form
+    ("GET", "/accounts/password/changed/", SIGN_IN, OK, OK, OK),
     # curation (the admin gate below covers every other admin URL)
     ("GET", "/admin/", STAFF_SIGN_IN, STAFF_SIGN_IN, OK, OK),
     ("GET", "/admin/login/", OK, OK, ADMIN, ADMIN),
@@ -118,6 +124,7 @@ TABLE: list[tuple[str, str, Outcome, Outcome, Outcome, Outcome]] = [
     ("GET", "/api/insights/", REFUSED, REFUSED, REFUSED, OK),
     ("POST", "/api/auth/token/", OK, OK, OK, OK),
     ("GET", "/api/auth/token/", NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
+    ("DELETE", "/api/auth/token/", REFUSED, NO_CONTENT, NO_CONTENT, NO_CONTENT),
     ("GET", "/api/schema/", OK, OK, OK, OK),
     ("GET", "/api/docs/", OK, OK, OK, OK),
 ]
@@ -125,6 +132,11 @@ TABLE: list[tuple[str, str, Outcome, Outcome, Outcome, Outcome]] = [
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/accounts/signup/"): {"username": "dave", "password1": PASSWORD, "password2": PASSWORD},
     ("POST", "/accounts/login/"): {"username": "alice", "password": PASSWORD},
+    ("POST", "/accounts/password/"): {
+        "old_password": PASSWORD,
+        "new_password1": "a brand new staple battery",
+        "new_password2": "a brand new staple battery",
+    },
     ("PUT", "/api/memes/{meme}/reaction/"): {"value": 1},
     ("POST", "/api/memes/{meme}/report/"): {"reason": "spam"},
     ("PATCH", "/api/me/settings/"): {"theme": "dark"},
