@@ -28,7 +28,7 @@ class EmptyView(APIView):
 
 
 class SignedInView(EmptyView):
-    authentication_classes = FeedView.authentication_classes
+    authentication_classes = list(FeedView.authentication_classes)
     permission_classes = FeedView.permission_classes
 
 

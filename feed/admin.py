@@ -200,12 +200,12 @@ class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta}
         return render(request, "admin/feed/template/from_meme.html", context)
 
-    @admin.action(description="Activate selected templates")
+    @admin.action(description="Activate selected templates", permissions=["change"])
     def activate(self, request: HttpRequest, queryset: QuerySet[Template]) -> None:
         count = queryset.update(is_active=True)
         self.message_user(request, f"{count} template(s) activated.", messages.SUCCESS)
 
-    @admin.action(description="Deactivate selected templates (no new memes)")
+    @admin.action(description="Deactivate selected templates (no new memes)", permissions=["change"])
     def deactivate(self, request: HttpRequest, queryset: QuerySet[Template]) -> None:
         count = queryset.update(is_active=False)
         self.message_user(request, f"{count} template(s) deactivated.", messages.SUCCESS)
@@ -265,12 +265,12 @@ class MemeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def sampling_settings(self, meme: Meme) -> str:
         return json.dumps(meme.sampling, sort_keys=True)
 
-    @admin.action(description="Hide selected memes from every feed")
+    @admin.action(description="Hide selected memes from every feed", permissions=["change"])
     def hide(self, request: HttpRequest, queryset: QuerySet[Meme]) -> None:
         count = queryset.filter(status=Meme.Status.READY).update(status=Meme.Status.HIDDEN)
         self.message_user(request, f"{count} meme(s) hidden.", messages.SUCCESS)
 
-    @admin.action(description="Unhide selected memes")
+    @admin.action(description="Unhide selected memes", permissions=["change"])
     def unhide(self, request: HttpRequest, queryset: QuerySet[Meme]) -> None:
         count = queryset.filter(status=Meme.Status.HIDDEN).update(status=Meme.Status.READY)
         self.message_user(request, f"{count} meme(s) back in the feed.", messages.SUCCESS)

@@ -23,10 +23,9 @@ from django.utils.encoding import filepath_to_uri
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication
-from rest_framework.authtoken.models import Token
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import NotFound, ValidationError
-from rest_framework.permissions import AllowAny, IsAdminUser, IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -34,9 +33,10 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from feed import limits, models, ranking
-from feed.authentication import RememberedTokenAuthentication
+from feed.authentication import issue_token, revoke_tokens
 from feed.media import local_media_base
 from feed.models import Meme, Template, UserSettings
+from feed.permissions import HIDE_MEMES, staff_with
 from feed.serializers import (
     FavouritesPageSerializer,
     FeedItemSerializer,
@@ -196,7 +196,6 @@ def locked_out(
 
 
 class FeedView(APIView):
-    authentication_classes = [SessionAuthentication, RememberedTokenAuthentication]
     permission_classes = [IsAuthenticated]
     renderer_classes = [JSONRenderer]  # one renderer: no content negotiation per page
 
@@ -251,7 +250,6 @@ class FeedView(APIView):
 
 
 class MemeView(APIView):
-    authentication_classes = [SessionAuthentication, RememberedTokenAuthentication]
     permission_classes = [AllowAny]
 
     @extend_schema(responses={200: FeedItemSerializer, **refusals(403, 404)}, operation_id="meme")
@@ -321,9 +319,9 @@ class ReportView(APIView):
 
 
 class HiddenView(APIView):
-    """Curation: staff take a meme out of every feed and put it back."""
+    """Curation: staff who may change memes take one out of every feed and put it back."""
 
-    permission_classes = [IsAdminUser]
+    permission_classes = [staff_with(*HIDE_MEMES)]
     throttle_classes = [limits.ScopedLimit]
     throttle_scope = "reactions"
 
@@ -415,16 +413,28 @@ class MySettingsView(APIView):
 
 
 class TokenView(APIView):
-    """A token for API clients. Goes through django-axes like the sign-in page,
-    so repeated failures lock the account and address out."""
+    """A token for API clients, and signing them out. Sign-in goes through
+    django-axes like the sign-in page, so repeated failures lock the account
+    at that address out."""
 
-    permission_classes = [AllowAny]
-    authentication_classes: list[Any] = []
+    def get_authenticators(self) -> list[BaseAuthentication]:
+        # Sign-in takes its credentials from the body only: a browser's session
+        # cookie must not make it ask for a CSRF token.
+        return [] if self.method() == "POST" else super().get_authenticators()
+
+    def get_permissions(self) -> list[Any]:
+        return [IsAuthenticated()] if self.method() == "DELETE" else [AllowAny()]
+
+    def method(self) -> str | None:
+        """The request's method (the schema generator asks with a mock request, or none)."""
+        return getattr(getattr(self, "request", None), "method", None)
 
     @extend_schema(
         request=TokenInputSerializer,
         responses={200: TokenSerializer, **refusals(400, 415, 429)},
         operation_id="token",
+        description="The reader's token: good for API_TOKEN_DAYS (30 by default) from when it was issued, "
+        "until the reader signs out or changes password. Asking again returns the same token until then.",
     )
     def post(self, request: Request) -> Response:
         credentials = validated(TokenInputSerializer, request.data)
@@ -434,5 +444,14 @@ class TokenView(APIView):
         )
         if user is None or not user.is_active:
             raise ValidationError({"detail": ["Unable to sign in with that username and password."]})
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response({"token": token.key})
+        return Response({"token": issue_token(user).key})
+
+    @extend_schema(
+        request=None,
+        responses={204: None, **refusals(403)},
+        operation_id="revoke_token",
+        description="Sign out every API client of the reader: their token stops working at once.",
+    )
+    def delete(self, request: Request) -> Response:
+        revoke_tokens(request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

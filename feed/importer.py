@@ -208,6 +208,8 @@ def template_from_captioned_meme(
     """Make a template from a meme that already has a caption: its text is read
     (OCR), each text block becomes a box, the text is painted out of the image,
     and what was read becomes an example caption and a source of keywords."""
+    from pytesseract import TesseractError
+
     from generation.blank import NoTextFound, make_blank_template
     from generation.captions import extract_keywords
     from generation.ocr import TesseractMissing
@@ -221,6 +223,14 @@ def template_from_captioned_meme(
         blank = make_blank_template(load_image(data, filename).image)
     except (ImageRejected, NoTextFound, TesseractMissing) as error:
         raise CaptionedMemeError(str(error)) from None
+    except TesseractError as error:
+        # Noise or heavy texture gives thousands of letter-like specks; stacked
+        # for OCR they make a page taller than Tesseract takes ("Image too large").
+        raise CaptionedMemeError(
+            f"the text could not be read: Tesseract refused the image ({error.message.strip()}). A noisy or "
+            "heavily textured picture does this: upload a cleaner one whose caption is white with a dark "
+            "outline or dark on a light background"
+        ) from None
     image_bytes = encode_image(blank.image, "JPEG", quality=90)
     spec = TemplateSpec(
         slug=slug,

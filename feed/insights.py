@@ -1,5 +1,6 @@
-"""The loop, shown to staff: per template the like rate, the bandit's share of
-new generation, the ready stock and recent throughput (page and API)."""
+"""The loop, shown to staff who may see templates and the generation queue
+(feed.permissions.SEE_INSIGHTS): per template the like rate, the bandit's share
+of new generation, the ready stock and recent throughput (page and API)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,19 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import permission_required
 from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
-from rest_framework.permissions import IsAdminUser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from feed.models import GenerationJob, Meme, Template
+from feed.permissions import SEE_INSIGHTS, staff_with
 from feed.serializers import refusals
 from feed.supply import STOCK_WINDOW, template_votes
 from generation import bandit
@@ -104,7 +106,7 @@ INSIGHTS_RESPONSE = inline_serializer(
 
 
 class InsightsView(APIView):
-    permission_classes = [IsAdminUser]
+    permission_classes = [staff_with(*SEE_INSIGHTS)]
 
     @extend_schema(operation_id="insights", responses={200: INSIGHTS_RESPONSE, **refusals(403)})
     def get(self, request: Request) -> Response:
@@ -114,6 +116,7 @@ class InsightsView(APIView):
 
 
 @staff_member_required
+@permission_required(SEE_INSIGHTS, raise_exception=True)
 def insights_page(request: HttpRequest) -> HttpResponse:
     insights = template_insights()
     widest_stock = max((item.ready_stock for item in insights), default=0) or 1

@@ -31,6 +31,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 
 from feed.models import RateLimitBucket
+from memesite.addresses import client_address
 
 PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}  # seconds, by the period's first letter
 
@@ -70,12 +71,6 @@ def take_or_throttle(key: str, rate: Rate) -> None:
     ``Retry-After`` and ``{"detail": "Request was throttled. Expected available in N seconds."}``."""
     if not take(key, rate):
         raise Throttled(wait=retry_after(key, rate))
-
-
-def client_address(request: HttpRequest) -> str:
-    """The address a request came from, for limits per address. The one place
-    the site reads it: behind a proxy, this is where the proxy's header is trusted."""
-    return str(request.META.get("REMOTE_ADDR") or "unknown")
 
 
 def requester(request: HttpRequest) -> str:

@@ -8,7 +8,9 @@ A malformed value stops the process with ImproperlyConfigured naming it.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +72,21 @@ def env_rate(name: str, default: str) -> str:
 
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
+
+
+def env_proxies(name: str) -> list[str]:
+    """Addresses or networks (10.0.0.0/8), or "unix" for a proxy on a Unix socket."""
+    entries = env_list(name)
+    for entry in entries:
+        if entry == "unix":
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list addresses, networks (10.0.0.0/8) or unix, not {entry!r}"
+            ) from None
+    return entries
 
 
 SUPPORTED_DATABASES = ("django.db.backends.postgresql", "django.db.backends.sqlite3")
@@ -192,6 +209,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a rule: Django's hook for "a password was changed" (feed/authentication.py).
+    {"NAME": "feed.authentication.RevokeTokensOnPasswordChange"},
 ]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
@@ -201,14 +220,28 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "feed"
 LOGOUT_REDIRECT_URL = "login"
 
-# Credential stuffing: lock a username + address pair after a few failures.
+# The proxies in front of the site (the TLS-terminating one): only from these
+# is X-Forwarded-For believed (memesite/addresses.py). Empty: clients connect
+# directly, and their own address is the one that counts.
+TRUSTED_PROXIES = env_proxies("TRUSTED_PROXIES")
+
+# Sign-in lock-outs on the client's address (memesite/sign_in_limits.py): a
+# username + address pair after a few failures (guessing one password), an
+# address after more failures across usernames (spraying one password over many).
 AXES_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5, minimum=1)
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20, minimum=1)
 AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_HANDLER = "memesite.sign_in_limits.PairAndAddressLimits"
+AXES_CLIENT_IP_CALLABLE = "memesite.addresses.client_address"
 AXES_LOCKOUT_CALLABLE = "feed.api.locked_out"  # JSON for API clients
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("LOGIN_THROTTLE", True)
 AXES_VERBOSE = False
+
+# API tokens end this long after they are issued; signing out or changing the
+# password ends them sooner (feed/authentication.py).
+API_TOKEN_LIFETIME = timedelta(days=env_int("API_TOKEN_DAYS", 30, minimum=1))
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -261,7 +294,7 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 12 * 1024 * 1024
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "feed.authentication.ExpiringTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -55,6 +55,12 @@ def staff(db: None) -> User:
     return User.objects.create_superuser("staff", "staff@example.com", PASSWORD)
 
 
+@pytest.fixture
+def clerk(db: None) -> User:
+    """Staff without model permissions: the admin lets them in and shows them nothing."""
+    return User.objects.create_user("clerk", "clerk@example.com", PASSWORD, is_staff=True)
+
+
 def jpeg_bytes(width: int = 400, height: int = 300, color: str = "steelblue") -> bytes:
     buffer = io.BytesIO()
     Image.new("RGB", (width, height), color).save(buffer, "JPEG")

@@ -57,8 +57,12 @@ SIGN_IN = Outcome("sent to sign in", (302,), "/accounts/login/")
 STAFF_SIGN_IN = Outcome("sent to the staff sign-in", (302,), "/admin/login/")
 FEED = Outcome("sent to the feed", (302,), "/")
 ADMIN = Outcome("sent to the admin", (302,), "/admin/")
+NO_CONTENT = Outcome("done, no content", (204,))
+PASSWORD_CHANGED = Outcome("sent to password changed", (302,), "/accounts/password/changed/")
 
-ROLES = ("anonymous", "reader", "staff")
+# "bare staff" is a staff account given no model permissions: the admin shows
+# it nothing, and the API must refuse it the same curation.
+ROLES = ("anonymous", "reader", "bare staff", "staff")
 
 
 @pytest.fixture(autouse=True)
@@ -71,63 +75,74 @@ def fast_passwords(settings: Any) -> None:
 # {meme} is a ready meme, {job} alice's make-a-meme request, {template} a
 # template, {alice} alice's account, {…_image} the media names of that meme's,
 # a hidden meme's and the template's images; the reader is alice.
-# Each row: method, path, then what an anonymous visitor, a reader and staff get.
-TABLE: list[tuple[str, str, Outcome, Outcome, Outcome]] = [
+# Each row: method, path, then what an anonymous visitor, a reader, staff
+# without model permissions and staff with all of them get.
+TABLE: list[tuple[str, str, Outcome, Outcome, Outcome, Outcome]] = [
     # pages
-    ("GET", "/", SIGN_IN, OK, OK),
-    ("GET", "/favourites/", SIGN_IN, OK, OK),
-    ("GET", "/m/{meme}/", OK, OK, OK),
-    ("GET", "/make/", SIGN_IN, OK, OK),
-    ("GET", "/insights/", STAFF_SIGN_IN, STAFF_SIGN_IN, OK),
-    ("GET", "/accounts/signup/", OK, FEED, FEED),
-    ("POST", "/accounts/signup/", FEED, FEED, FEED),
-    ("GET", "/accounts/login/", OK, FEED, FEED),
-    ("POST", "/accounts/login/", FEED, FEED, FEED),
-    ("PUT", "/accounts/login/", OK, FEED, FEED),  # Django's form views take PUT as POST
-    ("GET", "/accounts/logout/", NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
-    ("POST", "/accounts/logout/", SIGN_IN, SIGN_IN, SIGN_IN),
+    ("GET", "/", SIGN_IN, OK, OK, OK),
+    ("GET", "/favourites/", SIGN_IN, OK, OK, OK),
+    ("GET", "/m/{meme}/", OK, OK, OK, OK),
+    ("GET", "/make/", SIGN_IN, OK, OK, OK),
+    ("GET", "/insights/", STAFF_SIGN_IN, STAFF_SIGN_IN, REFUSED, OK),
+    ("GET", "/accounts/signup/", OK, FEED, FEED, FEED),
+    ("POST", "/accounts/signup/", FEED, FEED, FEED, FEED),
+    ("GET", "/accounts/login/", OK, FEED, FEED, FEED),
+    ("POST", "/accounts/login/", FEED, FEED, FEED, FEED),
+    ("PUT", "/accounts/login/", OK, FEED, FEED, FEED),  # Django's form views take PUT as POST
+    ("GET", "/accounts/logout/", NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
+    ("POST", "/accounts/logout/", SIGN_IN, SIGN_IN, SIGN_IN, SIGN_IN),
+    ("GET", "/accounts/password/", SIGN_IN, OK, OK, OK),
+    ("POST", "/accounts/password/", SIGN_IN, PASSWORD_CHANGED, PASSWORD_CHANGED, PASSWORD_CHANGED),
+    ("PUT", "/accounts/password/", SIGN_IN, OK, OK, OK),  # taken as POST: a JSON body is no form
+    ("GET", "/accounts/password/changed/", SIGN_IN, OK, OK, OK),
     # curation (the admin gate below covers every other admin URL)
-    ("GET", "/admin/", STAFF_SIGN_IN, STAFF_SIGN_IN, OK),
-    ("GET", "/admin/login/", OK, OK, ADMIN),
-    ("POST", "/admin/logout/", ADMIN, ADMIN, SIGN_IN),
-    ("GET", "/admin/feed/template/", STAFF_SIGN_IN, STAFF_SIGN_IN, OK),
-    ("GET", "/admin/feed/template/{template}/change/", STAFF_SIGN_IN, STAFF_SIGN_IN, OK),
-    ("GET", "/admin/feed/template/from-meme/", STAFF_SIGN_IN, STAFF_SIGN_IN, OK),
-    ("GET", "/admin/auth/user/{alice}/change/", STAFF_SIGN_IN, STAFF_SIGN_IN, OK),
+    ("GET", "/admin/", STAFF_SIGN_IN, STAFF_SIGN_IN, OK, OK),
+    ("GET", "/admin/login/", OK, OK, ADMIN, ADMIN),
+    ("POST", "/admin/logout/", ADMIN, ADMIN, SIGN_IN, SIGN_IN),
+    ("GET", "/admin/feed/template/", STAFF_SIGN_IN, STAFF_SIGN_IN, REFUSED, OK),
+    ("GET", "/admin/feed/template/{template}/change/", STAFF_SIGN_IN, STAFF_SIGN_IN, REFUSED, OK),
+    ("GET", "/admin/feed/template/from-meme/", STAFF_SIGN_IN, STAFF_SIGN_IN, REFUSED, OK),
+    ("GET", "/admin/auth/user/{alice}/change/", STAFF_SIGN_IN, STAFF_SIGN_IN, REFUSED, OK),
     # the feed API
-    ("GET", "/api/feed/", REFUSED, OK, OK),
-    ("GET", "/api/memes/{meme}/", OK, OK, OK),
-    ("PUT", "/api/memes/{meme}/reaction/", REFUSED, OK, OK),
-    ("DELETE", "/api/memes/{meme}/reaction/", REFUSED, OK, OK),
-    ("PUT", "/api/memes/{meme}/favourite/", REFUSED, OK, OK),
-    ("DELETE", "/api/memes/{meme}/favourite/", REFUSED, OK, OK),
-    ("POST", "/api/memes/{meme}/report/", REFUSED, CREATED, CREATED),
-    ("PUT", "/api/memes/{meme}/hidden/", REFUSED, REFUSED, OK),
-    ("DELETE", "/api/memes/{meme}/hidden/", REFUSED, REFUSED, OK),
-    ("GET", "/api/favourites/", REFUSED, OK, OK),
-    ("GET", "/api/templates/", OK, OK, OK),
+    ("GET", "/api/feed/", REFUSED, OK, OK, OK),
+    ("GET", "/api/memes/{meme}/", OK, OK, OK, OK),
+    ("PUT", "/api/memes/{meme}/reaction/", REFUSED, OK, OK, OK),
+    ("DELETE", "/api/memes/{meme}/reaction/", REFUSED, OK, OK, OK),
+    ("PUT", "/api/memes/{meme}/favourite/", REFUSED, OK, OK, OK),
+    ("DELETE", "/api/memes/{meme}/favourite/", REFUSED, OK, OK, OK),
+    ("POST", "/api/memes/{meme}/report/", REFUSED, CREATED, CREATED, CREATED),
+    ("PUT", "/api/memes/{meme}/hidden/", REFUSED, REFUSED, REFUSED, OK),
+    ("DELETE", "/api/memes/{meme}/hidden/", REFUSED, REFUSED, REFUSED, OK),
+    ("GET", "/api/favourites/", REFUSED, OK, OK, OK),
+    ("GET", "/api/templates/", OK, OK, OK, OK),
     # Templates are written through the admin only: the API has no write, not even for staff.
-    ("POST", "/api/templates/", NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
-    ("GET", "/api/me/settings/", REFUSED, OK, OK),
-    ("PATCH", "/api/me/settings/", REFUSED, OK, OK),
-    ("PUT", "/api/me/settings/", REFUSED, NOT_ALLOWED, NOT_ALLOWED),
-    ("POST", "/api/make/", REFUSED, ACCEPTED, ACCEPTED),
+    ("POST", "/api/templates/", NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
+    ("GET", "/api/me/settings/", REFUSED, OK, OK, OK),
+    ("PATCH", "/api/me/settings/", REFUSED, OK, OK, OK),
+    ("PUT", "/api/me/settings/", REFUSED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
+    ("POST", "/api/make/", REFUSED, ACCEPTED, ACCEPTED, ACCEPTED),
     # A request is its reader's alone: staff too get a 404 for alice's.
-    ("GET", "/api/make/{job}/", REFUSED, OK, NOT_FOUND),
-    ("GET", "/api/insights/", REFUSED, REFUSED, OK),
-    ("POST", "/api/auth/token/", OK, OK, OK),
-    ("GET", "/api/auth/token/", NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
-    ("GET", "/api/schema/", OK, OK, OK),
-    ("GET", "/api/docs/", OK, OK, OK),
+    ("GET", "/api/make/{job}/", REFUSED, OK, NOT_FOUND, NOT_FOUND),
+    ("GET", "/api/insights/", REFUSED, REFUSED, REFUSED, OK),
+    ("POST", "/api/auth/token/", OK, OK, OK, OK),
+    ("GET", "/api/auth/token/", NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED, NOT_ALLOWED),
+    ("DELETE", "/api/auth/token/", REFUSED, NO_CONTENT, NO_CONTENT, NO_CONTENT),
+    ("GET", "/api/schema/", OK, OK, OK, OK),
+    ("GET", "/api/docs/", OK, OK, OK, OK),
     # media: a visible meme's image and an active template's for everyone, a hidden meme's for staff only
-    ("GET", "/media/{meme_image}", OK, OK, OK),
-    ("GET", "/media/{hidden_image}", NOT_FOUND, NOT_FOUND, OK),
-    ("GET", "/media/{template_image}", OK, OK, OK),
+    ("GET", "/media/{meme_image}", OK, OK, OK, OK),
+    ("GET", "/media/{hidden_image}", NOT_FOUND, NOT_FOUND, OK, OK),
+    ("GET", "/media/{template_image}", OK, OK, OK, OK),
 ]
 
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/accounts/signup/"): {"username": "dave", "password1": PASSWORD, "password2": PASSWORD},
     ("POST", "/accounts/login/"): {"username": "alice", "password": PASSWORD},
+    ("POST", "/accounts/password/"): {
+        "old_password": PASSWORD,
+        "new_password1": "a brand new staple battery",
+        "new_password2": "a brand new staple battery",
+    },
     ("PUT", "/api/memes/{meme}/reaction/"): {"value": 1},
     ("POST", "/api/memes/{meme}/report/"): {"reason": "spam"},
     ("PATCH", "/api/me/settings/"): {"theme": "dark"},
@@ -149,6 +164,7 @@ def cases() -> list[Any]:
 @dataclass(frozen=True)
 class World:
     alice: User
+    clerk: User
     staff: User
     template: Template
     meme: Meme
@@ -168,20 +184,22 @@ class World:
 
     def client_as(self, role: str) -> Client:
         client = Client()
-        if role != "anonymous":
-            client.force_login(self.alice if role == "reader" else self.staff)
+        users = {"reader": self.alice, "bare staff": self.clerk, "staff": self.staff}
+        if role in users:
+            client.force_login(users[role])
         return client
 
 
 @pytest.fixture
-def world(alice: User, staff: User) -> World:
+def world(alice: User, clerk: User, staff: User) -> World:
     template = make_template("success")
     job = GenerationJob.objects.create(
         template=template, reason=GenerationJob.Reason.REQUEST, requested_by=alice, count=4
     )
     hidden = pictured_meme(template, ["hidden"], "crimson")
     hidden.hide()
-    return World(alice, staff, template, pictured_meme(template, ["top", "bottom"], "teal"), hidden, job)
+    shown = pictured_meme(template, ["top", "bottom"], "teal")
+    return World(alice, clerk, staff, template, shown, hidden, job)
 
 
 def send(client: Client, method: str, url: str, body: dict[str, Any] | None) -> Any:

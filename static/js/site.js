@@ -1,6 +1,6 @@
 // Every page: the API helper, the toast, and the settings menu (theme,
 // preferred template, reload, how-to), saved on the server so they follow the
-// reader across sign-ins and devices.
+// reader across sign-ins and devices; and signing out the reader's API apps.
 "use strict";
 
 (function () {
@@ -116,6 +116,16 @@
     howto.hidden = false;
     howto.scrollIntoView({ block: "start" });
     document.getElementById("howto-close").focus();
+  });
+
+  document.getElementById("revoke-token").addEventListener("click", async () => {
+    try {
+      await api("DELETE", "/api/auth/token/");
+      status.textContent = "API apps signed out.";
+      toast("API apps signed out: your token no longer works.");
+    } catch (error) {
+      status.textContent = error.message;
+    }
   });
 
   document.addEventListener("keydown", (event) => {
