@@ -4,7 +4,7 @@ import pytest
 
 from generation.captions import CaptionRequest, SamplingSettings
 from generation.captions import sample as sampling
-from generation.captions.rerank import known_words, text_cost
+from generation.captions.rerank import caption_costs, known_words, text_cost
 from generation.captions.tiny import tiny_caption_model
 
 
@@ -60,3 +60,17 @@ def test_one_candidate_per_caption_skips_the_scoring(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(sampling, "caption_costs", lambda *args: pytest.fail("scored with one candidate"))
     settings = SamplingSettings(temperature=2.0, top_p=1.0, max_new_tokens=80, candidates=1, max_attempts=6)
     assert len(model.write([CaptionRequest("Success-Kid", 1, n=3)], settings, rng_seed=5)) == 3
+
+
+def test_candidates_are_scored_by_the_model_itself() -> None:
+    model = tiny_caption_model()
+    known = frozenset(known_words([["still waiting", "for someone to reply"]] * 3))
+    candidates = [
+        ("Success-Kid", ["still waiting", "for someone to reply"], []),
+        ("Success-Kid", ["still waiting", "for someone to replurk"], []),
+        ("Success-Kid", ["still waiting", "for someone to reply"], ["coffee"]),
+    ]
+    plain, made_up, left_out = caption_costs(model.model, model.tokenizer, candidates, known)
+    assert plain > 0  # nats/char of the caption under the model
+    assert made_up > plain
+    assert left_out == pytest.approx(plain + 0.2)

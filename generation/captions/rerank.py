@@ -112,20 +112,23 @@ def text_cost(boxes: Caption, known: frozenset[str], keywords: Sequence[str] = (
 
 
 def is_bare_keyword(box: str, keywords: Sequence[str]) -> bool:
-    """Whether a box says nothing but one of the keywords, in any word form ("Cats!" for "cat")."""
+    """Whether a box says nothing but one of the keywords, in any case and word form ("Cats!")."""
     bare = box.lower().strip(" .,!?'\"")
     return any(bare == k or keyword_form(bare) == keyword_form(k) for k in keywords)
+
+
+Candidate = tuple[str, Caption, Sequence[str]]  # template slug, boxes, requested keywords
 
 
 def caption_costs(
     model: GPT2LMHeadModel,
     tokenizer: PreTrainedTokenizerBase,
-    candidates: Sequence[tuple[str, Caption]],
+    candidates: Sequence[Candidate],
     known: frozenset[str],
 ) -> list[float]:
-    """Cost of each (template slug, boxes) candidate; one batched forward pass over them all."""
-    nats = caption_nats(model, tokenizer, candidates)
+    """Cost of each candidate; one batched forward pass over them all."""
+    nats = caption_nats(model, tokenizer, [(slug, boxes) for slug, boxes, _ in candidates])
     return [
-        n / caption_chars(boxes) + text_cost(boxes, known)
-        for n, (_, boxes) in zip(nats, candidates, strict=True)
+        n / caption_chars(boxes) + text_cost(boxes, known, keywords)
+        for n, (_, boxes, keywords) in zip(nats, candidates, strict=True)
     ]
