@@ -47,6 +47,10 @@ class TrainConfig:
     data_dir: str = ""  # ImgFlip575K layout: <data_dir>/memes/<Template-Slug>.json
     out_dir: str = "runs/captions"  # checkpoints, log, loss curve; the final model is copied out
     init_from: str = ""  # a pretrained GPT-2 directory to fine-tune; empty = from scratch
+    # A portable checkpoint (a model directory with training_state.json, as written beside
+    # checkpoint.pt) to go on from when out_dir has no checkpoint.pt: a run that spans
+    # machines carries this small directory in the repository, not the optimizer's state.
+    resume_from: str = ""
     seed: int = 1337
     block_size: int = 128  # tokens per packed training sequence
     batch_size: int = 32  # sequences per step: 4,096 tokens

@@ -7,6 +7,7 @@ shuffles the captions, concatenates the examples into one token stream and cuts 
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -150,12 +151,28 @@ def save_checkpoint(path: Path, state: dict[str, Any]) -> None:
     tmp.replace(path)  # atomic: a kill mid-write never leaves a broken checkpoint
 
 
+STATE_FILE = "training_state.json"
+
+
+def save_portable(
+    model: GPT2LMHeadModel, tokenizer: PreTrainedTokenizerBase, state: dict[str, Any], out: Path
+) -> None:
+    """Weights in half precision (a quarter of checkpoint.pt, which also holds AdamW's two
+    moments), tokenizer and where the run stands: enough to go on elsewhere (resume_from)."""
+    half = copy.deepcopy(model).half()  # type: ignore[no-untyped-call]
+    save_model_dir(half, tokenizer, out)
+    (out / STATE_FILE).write_text(json.dumps(state), encoding="utf-8")
+
+
 def setup_model(
     cfg: TrainConfig, model_cfg: CaptionConfig, train: dict[str, list[Caption]], out: Path
 ) -> tuple[PreTrainedTokenizerBase, GPT2LMHeadModel]:
     """Tokenizer and model: from a pretrained GPT-2 directory, or trained from scratch."""
     templates = sorted(train)
-    if cfg.init_from:
+    if cfg.resume_from and not (out / "checkpoint.pt").is_file():  # going on from a portable checkpoint
+        tokenizer = load_pretrained_tokenizer(Path(cfg.resume_from))
+        model = GPT2LMHeadModel.from_pretrained(cfg.resume_from, local_files_only=True, dtype=torch.float32)
+    elif cfg.init_from:
         tokenizer = load_pretrained_tokenizer(Path(cfg.init_from))
         add_caption_tokens(tokenizer, templates)
         model = from_pretrained_checkpoint(Path(cfg.init_from), tokenizer)
@@ -200,6 +217,9 @@ def train(
         optimizer.load_state_dict(saved["optimizer"])
         state = saved["state"]
         log(f"resumed at step {state['step']} ({state['seconds'] / 60:.1f} min trained)")
+    elif cfg.resume_from:
+        state = json.loads((Path(cfg.resume_from) / STATE_FILE).read_text(encoding="utf-8"))
+        log(f"went on from {cfg.resume_from} at step {state['step']} with a fresh optimizer")
     run_loop(model, tokenizer, optimizer, corpus, ids, val_items, cfg, state, out, log)
     return finish(model, tokenizer, train_memes, cfg, model_cfg, state, out, log)
 
@@ -254,6 +274,7 @@ def run_loop(
         if done or time.time() - last_ckpt > cfg.checkpoint_every_minutes * 60:
             snapshot = {"model": model.state_dict(), "optimizer": optimizer.state_dict(), "state": state}
             save_checkpoint(out / "checkpoint.pt", snapshot)
+            save_portable(model, tokenizer, state, out / "portable")
             last_ckpt = time.time()
     bar.close()
 
