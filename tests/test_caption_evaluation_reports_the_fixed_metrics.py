@@ -16,6 +16,10 @@ KEYS = {
     "n_captions",
     "n_templates",
     "n_skipped_templates",
+    # added later, beside the fixed ones: the captions as the product shows them
+    "shown_distinct_1",
+    "shown_distinct_2",
+    "shown_nonword_share",
 }
 
 
@@ -31,6 +35,7 @@ def test_evaluation_returns_exactly_the_agreed_keys_and_skips_unknown_templates(
     assert metrics["n_captions"] == 36
     assert 0 < metrics["nats_per_char"] < 10
     assert 0 <= metrics["novelty"] <= 1 and 0 <= metrics["keyword_adherence"] <= 1
+    assert 0 <= metrics["shown_distinct_2"] <= 1 and 0 <= metrics["shown_nonword_share"] <= 1
     json.dumps(metrics)
 
 

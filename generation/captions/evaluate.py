@@ -7,6 +7,9 @@ Metrics (all on templates the model knows; unknown templates are skipped and cou
   keyword_adherence        share of samples prompted with 1-3 held-out keywords using at least one
   template_fidelity_ratio  a TF-IDF + linear classifier's accuracy naming the template of samples,
                            over its accuracy on real held-out captions it was not trained on
+  shown_distinct_1, _2     distinct-n of the captions as the product shows them (CaptionModel.write:
+                           filters and the choice among candidates), for the same prompts
+  shown_nonword_share      share of shown captions holding a word not seen 3 times in training
 Samples are drawn before the product's filters, so novelty and distinct-n measure the model
 itself; the filters then remove every copy. Templates of samples follow the held-out captions'
 own mix, so distinct-n compares with the human 0.254 / 0.763.
@@ -27,7 +30,9 @@ from generation.captions.data import Caption, caption_text, is_validation, load_
 from generation.captions.keywords import extract_keywords, uses_keyword
 from generation.captions.model import CaptionModel
 from generation.captions.prompt import encode_texts, prompt_ids
-from generation.captions.sample import Row, sample_boxes
+from generation.captions.rerank import WORD
+from generation.captions.sample import Caption as Written
+from generation.captions.sample import CaptionRequest, Row, sample_boxes
 from generation.captions.scoring import Item, nats_per_char
 
 
@@ -80,6 +85,26 @@ def sample_for(
             for i, boxes in zip(chunk, sample_boxes(model, rows, settings, generator), strict=True):
                 out[i] = boxes
     return [c if c is not None else [""] for c in out]
+
+
+def shown_captions(
+    model: CaptionModel, prompts: list[Prompt], settings: SamplingSettings, ev: EvalSettings
+) -> list[Written]:
+    """One caption per (slug, box count) prompt as the product writes it; fewer where the
+    filters turned every candidate down."""
+    written: list[Written] = []
+    for start in range(0, len(prompts), ev.batch_size):
+        chunk = prompts[start : start + ev.batch_size]
+        requests = [CaptionRequest(slug, boxes, keywords, n=1) for slug, boxes, keywords in chunk]
+        written += model.write(requests, settings, rng_seed=ev.seed + start)
+    return written
+
+
+def nonword_share(texts: Sequence[str], known: frozenset[str]) -> float:
+    """Share of texts with a word outside ``known`` (0 when the model has no vocabulary)."""
+    if not known:
+        return 0.0
+    return sum(any(w not in known for w in WORD.findall(t)) for t in texts) / max(1, len(texts))
 
 
 def distinct_n(texts: Sequence[str], n: int) -> float:
@@ -141,6 +166,7 @@ def evaluate(
         any(uses_keyword(caption_text(b), k) for k in p[2])
         for p, b in zip(kw_prompts, kw_samples, strict=True)
     ]
+    shown = [caption_text(c.boxes) for c in shown_captions(model, plain, settings, ev)]
     return {
         "nats_per_char": round(npc, 4),
         "distinct_1": round(distinct_n(texts, 1), 4),
@@ -150,6 +176,9 @@ def evaluate(
         "template_fidelity_ratio": round(
             fidelity_ratio(items, [(p[0], b) for p, b in zip(plain, samples, strict=True)], ev.seed), 4
         ),
+        "shown_distinct_1": round(distinct_n(shown, 1), 4),
+        "shown_distinct_2": round(distinct_n(shown, 2), 4),
+        "shown_nonword_share": round(nonword_share(shown, model.known_words), 4),
         "n_captions": len(scored),
         "n_templates": len({slug for slug, _ in items}),
         "n_skipped_templates": skipped,

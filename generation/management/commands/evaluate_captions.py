@@ -29,6 +29,13 @@ class Command(BaseCommand):
             default=None,
             help="override the sampler's default (0 = the model alone)",
         )
+        parser.add_argument("--temperature", type=float, default=None, help="override the sampler's default")
+        parser.add_argument(
+            "--candidates",
+            type=int,
+            default=None,
+            help="captions drawn per caption shown (default: CAPTION_CANDIDATES)",
+        )
         parser.add_argument(
             "--template-guidance",
             type=float,
@@ -47,8 +54,11 @@ class Command(BaseCommand):
         torch.manual_seed(opts["seed"])
         model_dir = Path(opts["model"] or settings.CAPTION_MODEL_DIR)
         overrides = {
-            name: opts[name] for name in ("keyword_boost", "template_guidance") if opts[name] is not None
+            name: opts[name]
+            for name in ("keyword_boost", "template_guidance", "temperature")
+            if opts[name] is not None
         }
+        overrides["candidates"] = opts["candidates"] or settings.CAPTION_CANDIDATES
         try:
             sampling = SamplingSettings(**overrides)
             model = load_caption_model(model_dir, opts["device"])
