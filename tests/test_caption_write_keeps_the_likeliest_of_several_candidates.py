@@ -30,6 +30,7 @@ def test_a_box_that_is_only_a_keyword_and_keywords_left_out_cost_more() -> None:
     assert bare == 1.25  # one bare box, and "coffee" said again
     assert left_out == 0.2
     assert text_cost(["Cats!", "my morning coffee"], known, ["cats"]) == 1.0  # any case, punctuation
+    assert text_cost(["!!!", "my morning coffee"], known, ["coffee"]) == 0  # a box of punctuation
 
 
 def test_only_words_seen_often_enough_in_training_are_known() -> None:

@@ -114,7 +114,7 @@ def text_cost(boxes: Caption, known: frozenset[str], keywords: Sequence[str] = (
 def is_bare_keyword(box: str, keywords: Sequence[str]) -> bool:
     """Whether a box says nothing but one of the keywords, in any case and word form ("Cats!")."""
     bare = box.lower().strip(" .,!?'\"")
-    return any(bare == k or keyword_form(bare) == keyword_form(k) for k in keywords)
+    return bool(bare) and any(bare == k or keyword_form(bare) == keyword_form(k) for k in keywords)
 
 
 Candidate = tuple[str, Caption, Sequence[str]]  # template slug, boxes, requested keywords
