@@ -17,6 +17,7 @@ import torch
 
 from generation.captions.config import SamplingSettings
 from generation.captions.errors import TemplateError
+from generation.captions.formats import openings
 from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.prompt import SpecialIds, encode_texts, prompt_ids
 from generation.captions.rerank import caption_costs
@@ -56,6 +57,7 @@ class Row:
     keywords: list[str]
     prompt: list[int]
     box_count: int
+    openings: list[list[int]] = field(default_factory=list)  # tokens each box must open with
 
 
 def check_request(request: CaptionRequest) -> CaptionRequest:
@@ -70,9 +72,10 @@ def check_request(request: CaptionRequest) -> CaptionRequest:
     )
 
 
-def keywords_for(request: CaptionRequest, known: bool, rng: random.Random) -> list[str]:
-    """The request's keywords; for an unseen template without any, 1-2 from its example captions."""
-    if request.keywords or known or not request.examples:
+def keywords_for(request: CaptionRequest, known: bool, rng: random.Random, formatted: bool) -> list[str]:
+    """The request's keywords; for an unseen template without any, and without a format read
+    off its examples, 1-2 from its example captions."""
+    if request.keywords or known or not request.examples or formatted:
         return list(request.keywords)
     pool = sorted({k for text in request.examples for k in extract_keywords(text) if " " not in k})
     return rng.sample(pool, min(len(pool), rng.randint(1, 2)))
@@ -82,13 +85,22 @@ def make_rows(
     model: CaptionModel, request_index: int, request: CaptionRequest, count: int, rng: random.Random
 ) -> list[Row]:
     known = request.template_key is not None and model.knows(request.template_key)
+    opening_ids = [] if known else box_openings(model, request)
     rows = []
     for _ in range(count):
-        keywords = keywords_for(request, known, rng)
+        keywords = keywords_for(request, known, rng, formatted=any(opening_ids))
         template = model.ids.template(request.template_key if known else None)
         prompt = prompt_ids(model.ids, template, encode_texts(model.tokenizer, keywords))
-        rows.append(Row(request_index, keywords, prompt, request.box_count))
+        rows.append(Row(request_index, keywords, prompt, request.box_count, opening_ids))
     return rows
+
+
+def box_openings(model: CaptionModel, request: CaptionRequest) -> list[list[int]]:
+    """Token ids each box of an unseen template opens with, read off its examples (formats.py)."""
+    texts = openings(request.examples, request.box_count)
+    if not any(texts):
+        return []
+    return encode_texts(model.tokenizer, texts)  # an empty opening encodes to no tokens
 
 
 def constrain(logits: torch.Tensor, ids: SpecialIds, live: Progress) -> torch.Tensor:
@@ -215,6 +227,7 @@ def sample_boxes(
     tokens = torch.full((len(rows), max(steps, 0)), ids.pad, dtype=torch.long, device=device)  # (B, steps)
     finished = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,)
     boost = KeywordBoost(model, rows)
+    opening = Openings(rows)
     bonus = boost.bonus(settings.keyword_boost)  # (2, B, V) or None
     used = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,) a keyword was started
     guided = settings.template_guidance != 1 and any(r.prompt[0] != ids.generic for r in rows)
@@ -237,8 +250,10 @@ def sample_boxes(
         if bonus is not None:
             nxt = boost.complete(nxt, live.rows, used, at_start)
             used[live.rows] |= nudge.gather(1, nxt[:, None]).squeeze(1) > 0
+        nxt = opening.force(nxt, live.rows)
         tokens[live.rows, t] = nxt  # an ended row's later tokens come after its end token: ignored
         finished[live.rows[live.advance(nxt, ids)]] = True
+        opening.box_started(nxt == ids.box, live.rows, live.boxes_done)
         if bool(live.ended.all()):
             break
         if live.worth_compacting():
@@ -347,6 +362,34 @@ class KeywordBoost:
             if row in self.ended:
                 logits[i, self.extends_word] = float("-inf")
         self.ended.clear()
+
+
+class Openings:
+    """Makes each box of a row open with the row's opening tokens for that box (a new
+    template's format, formats.py): they replace the samples, as a started keyword's rest does."""
+
+    def __init__(self, rows: list[Row]) -> None:
+        self.openings = {i: row.openings for i, row in enumerate(rows) if any(row.openings)}
+        self.pending = {i: list(boxes[0]) for i, boxes in self.openings.items() if boxes[0]}  # row -> tokens
+
+    def force(self, nxt: torch.Tensor, rows: torch.Tensor) -> torch.Tensor:
+        """(b,) next tokens, with each row's next opening token in place of its sample."""
+        if not self.pending:
+            return nxt
+        tokens = nxt.tolist()
+        for i, row in enumerate(rows.tolist()):
+            if self.pending.get(row):
+                tokens[i] = self.pending[row].pop(0)
+        return torch.tensor(tokens, dtype=nxt.dtype, device=nxt.device)
+
+    def box_started(self, is_box: torch.Tensor, rows: torch.Tensor, boxes_done: torch.Tensor) -> None:
+        """Queue the opening of the box each row just started with a box token."""
+        if not self.openings:
+            return
+        for i in is_box.nonzero().squeeze(1).tolist():
+            row, box = int(rows[i]), int(boxes_done[i])
+            if row in self.openings and box < len(self.openings[row]):
+                self.pending[row] = list(self.openings[row][box])
 
 
 COMPACT_AT = 8  # drop ended rows once they are 1/8 of the batch

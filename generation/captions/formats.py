@@ -1,0 +1,62 @@
+"""A new template's joke format, read off the example captions its curator gave.
+
+The model knows the formats of the templates it was trained on ("y u no …", "one does not
+simply …"); a template a curator adds later gets the generic template token, and left at
+that its captions ignore the format (0 of 64 "Futurama Fry" memes said "not sure if … or just …"
+although the curator's examples did). Most meme formats are an opening phrase per box, so a new
+template's captions are made to open each box as its examples do, and the model writes the rest.
+
+    examples "not sure if trolling | or just stupid", "not sure if tired | or just lazy"
+    openings ["not sure if", "or just"]
+
+With two or more examples, a box's opening is the longest word prefix that at least half of
+them (and at least two) share. A single example is all the curator said of the format: its
+first half of each box of three or more words is taken, with the stop words that follow it
+("not sure if trolling" -> "not sure if").
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from generation.captions.keywords import STOP_WORDS
+
+MAX_OPENING_WORDS = 5  # an opening longer than this is a caption, not a format
+
+
+def example_boxes(examples: Sequence[str]) -> list[list[list[str]]]:
+    """Example captions (boxes joined by " | ") as boxes of lowercased words."""
+    return [[box.lower().split() for box in text.split("|")] for text in examples if text.strip()]
+
+
+def box_opening(boxes: Sequence[Sequence[str]]) -> str:
+    """The opening words of one box position across the examples that have it."""
+    if len(boxes) == 1:
+        return single_example_opening(boxes[0])
+    support = max(2, (len(boxes) + 1) // 2)
+    best = ""
+    for length in range(1, MAX_OPENING_WORDS + 1):
+        counts = Counter(" ".join(words[:length]) for words in boxes if len(words) > length)
+        prefix, count = counts.most_common(1)[0] if counts else ("", 0)
+        if count < support:
+            break
+        best = prefix
+    return best
+
+
+def single_example_opening(words: Sequence[str]) -> str:
+    """The first half of a box of three or more words, and any stop words right after it
+    while a word is left to write ("not sure" + "if", then "trolling" is the model's)."""
+    if len(words) < 3:
+        return ""
+    end = (len(words) + 1) // 2
+    while end < len(words) - 1 and words[end] in STOP_WORDS:
+        end += 1
+    return " ".join(words[:end])
+
+
+def openings(examples: Sequence[str], box_count: int) -> list[str]:
+    """One opening per box ("" where the examples agree on none), for ``box_count`` boxes."""
+    captions = [boxes for boxes in example_boxes(examples) if len(boxes) == box_count]
+    return [box_opening([c[i] for c in captions]) if captions else "" for i in range(box_count)]
