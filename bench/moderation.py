@@ -1,0 +1,128 @@
+"""Content check: how often it catches what must be refused and refuses what is ordinary.
+
+    .venv/bin/python bench/moderation.py [--split report|tune] [--show] [--baselines]
+
+Reads bench/data/moderation/<split>/refuse.txt (profane, explicit, slurs, hateful or abusive)
+and ordinary.txt (everyday captions, mild words included), runs ``generation.moderation.refusal``
+on every line and prints both error rates, the cost per caption in microseconds, and with
+``--show`` every mistake. ``--baselines`` measures the old word-list filter and
+alt-profanity-check (if installed) on the same files. Thresholds were tuned on ``tune``;
+``report`` was written after tuning and is the figure to quote.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from generation.moderation import refusal
+
+DATA = Path(__file__).resolve().parent / "data" / "moderation"
+TIMING_ROUNDS = 5  # passes over every caption of the split when timing
+
+
+def read_set(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line for line in lines if line.strip() and not line.startswith("# ")]
+
+
+def rates(
+    check: Callable[[str], bool], refuse: list[str], ordinary: list[str]
+) -> tuple[list[str], list[str]]:
+    """What the check let through from ``refuse`` and refused from ``ordinary``."""
+    return [t for t in refuse if not check(t)], [t for t in ordinary if check(t)]
+
+
+def report(name: str, missed: list[str], wrong: list[str], refuse: list[str], ordinary: list[str]) -> None:
+    caught = len(refuse) - len(missed)
+    print(
+        f"{name:<28} caught {caught}/{len(refuse)} = {caught / len(refuse):.1%}   "
+        f"ordinary refused {len(wrong)}/{len(ordinary)} = {len(wrong) / len(ordinary):.1%}"
+    )
+
+
+def cost_per_caption(texts: list[str]) -> float:
+    """Microseconds per caption, caches warm (the pipeline checks captions all day)."""
+    for text in texts:
+        refusal(text)
+    start = time.perf_counter()
+    for _ in range(TIMING_ROUNDS):
+        for text in texts:
+            refusal(text)
+    return (time.perf_counter() - start) / (TIMING_ROUNDS * len(texts)) * 1e6
+
+
+def old_word_list() -> Callable[[str], bool]:
+    """The filter this check replaced: better-profanity's list and its leetspeak substitutions as
+    one regex, matched on the text as written and with punctuation inside words dropped."""
+    import better_profanity
+
+    leet = {"a": "a@*4", "i": "i*l1", "o": "o*0@", "u": "u*v", "v": "v*u", "l": "l1", "e": "e*3"}
+    leet |= {"s": "s$5", "t": "t7"}
+    listing = Path(better_profanity.__file__).parent / "profanity_wordlist.txt"
+    entries = {e.strip().lower() for e in listing.read_text(encoding="utf-8").splitlines() if e.strip()}
+    variants = sorted(
+        (
+            r"\s+".join(
+                "".join(f"[{re.escape(leet[c])}]" if c in leet else re.escape(c) for c in w)
+                for w in e.split()
+            )
+            for e in entries
+        ),
+        key=len,
+        reverse=True,
+    )
+    pattern = re.compile(r"(?<![\w@$*])(?:" + "|".join(variants) + r")(?![\w@$*])")
+
+    def check(text: str) -> bool:
+        lowered = text.lower()
+        squeezed = re.sub(r"[^\w\s@$*|]", "", lowered)
+        return any(pattern.search(t) is not None for t in (lowered, squeezed))
+
+    return check
+
+
+def baselines(refuse: list[str], ordinary: list[str]) -> None:
+    try:
+        report("old word list", *rates(old_word_list(), refuse, ordinary), refuse, ordinary)
+        from profanity_check import predict_prob
+    except ImportError as error:
+        print(f"{error.name} is not installed: pip install -r requirements-dev.txt")
+        return
+    for threshold in (0.5, 0.8):
+
+        def check(text: str, threshold: float = threshold) -> bool:
+            return bool(predict_prob([text])[0] >= threshold)
+
+        report(f"alt-profanity-check >= {threshold}", *rates(check, refuse, ordinary), refuse, ordinary)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--split", choices=("report", "tune"), default="report")
+    parser.add_argument("--show", action="store_true", help="print every mistake")
+    parser.add_argument("--baselines", action="store_true", help="also measure the old filters")
+    args = parser.parse_args()
+    refuse = read_set(DATA / args.split / "refuse.txt")
+    ordinary = read_set(DATA / args.split / "ordinary.txt")
+    missed, wrong = rates(lambda t: refusal(t) is not None, refuse, ordinary)
+    print(f"split {args.split}: {len(refuse)} to refuse, {len(ordinary)} ordinary")
+    report("generation.moderation", missed, wrong, refuse, ordinary)
+    print(f"cost: {cost_per_caption(refuse + ordinary):.0f} µs a caption (one core, warm)")
+    if args.baselines:
+        baselines(refuse, ordinary)
+    if args.show:
+        print("\nlet through:", *missed, sep="\n  ")
+        print("\nwrongly refused:", *(f"{t}  [{refusal(t)}]" for t in wrong), sep="\n  ")
+
+
+if __name__ == "__main__":
+    main()
