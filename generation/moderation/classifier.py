@@ -72,7 +72,7 @@ def group_words() -> frozenset[str]:
         if not line.lstrip().startswith("#")
         for word in line.split()
     }
-    return frozenset(words | {w + "s" for w in words} | {w + "es" for w in words})
+    return frozenset(words | {w + "s" for w in words})
 
 
 def words_of(tokens: list[Token]) -> list[str]:

@@ -6,7 +6,7 @@ Works on ``plain_form`` text (lower-case ASCII). Each whitespace token is read s
   between punctuation (``bull-shit``), each piece and their join (``f.u.c.k``, ``a-s-s``);
 * with ``*``, ``#`` or ``%`` standing for hidden letters (``f**k``, ``b*tch``, ``hillarysh*t``);
 * runs of single letters joined (``f u c k``), and two or three short tokens joined when that
-  makes a refused word exactly (``fu ck``);
+  makes a refused word or starts with a ``word*`` entry (``fu ck``, ``mother fu cker``);
 * ``word*`` entries are found inside longer words (``hillaryshit``) unless the word is listed
   as ordinary (``scunthorpe``).
 """
@@ -101,7 +101,7 @@ def read_token(raw: str) -> Token:
         return Token(raw, (raw,))
     core = raw.strip(EDGE)
     unmasked = core.strip(MASKS).replace("'", "")  # "don't" is one word
-    if any(c.isalpha() for c in unmasked):
+    if any(c.isalpha() or c in "@$" for c in unmasked):  # a word, or symbols only ("@$$")
         unmasked = LEET_BETWEEN_LETTERS.sub("i", unmasked.translate(LEET))
     pieces = tuple(p for p in NOT_LETTERS.split(unmasked) if p) or ((unmasked,) if unmasked else ())
     return Token(core, pieces)
@@ -153,7 +153,7 @@ def _spaced(tokens: list[Token], words: Lexicon) -> Iterator[str]:
         for count in range(2, MAX_JOINED + 1):
             parts = forms[start : start + count]
             short = len(parts) == count and all(len(p) <= MAX_FRAGMENT for p in parts)
-            if short and (joined := "".join(parts)) in words.words:
+            if short and words.refuses_start(joined := "".join(parts)):
                 yield joined
 
 

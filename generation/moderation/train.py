@@ -20,12 +20,15 @@ from generation.moderation.text import plain_form
 
 TRAINING_DIR = Path(__file__).with_name("training")
 SLOT = re.compile(r"\{(\w+)\}")
+# Labelled ordinary as they are: real captions (a random draw, ones naming a group, ones using
+# harsh words) and single words.
+ORDINARY_FILES = ("imgflip.txt", "imgflip-groups.txt", "imgflip-harsh-words.txt", "single-words.txt")
 
 
 @dataclass(frozen=True)
 class TrainSettings:
-    c: float = 4.0  # inverse L2 strength: lower smooths more over the few hundred hateful lines
-    threshold: float = 0.6  # P(hateful) at or above which a text is refused (chosen on the tuning set)
+    c: float = 8.0  # inverse L2 strength, chosen on the tuning set
+    threshold: float = 0.5  # P(hateful) at or above which a text is refused (chosen on the tuning set)
     fills: int = 30  # fillings drawn for each line holding {slots}
     min_weight: float = 0.1  # smaller weights are dropped: same decisions on the tuning set, 1/4 the file
     seed: int = 0
@@ -37,8 +40,8 @@ def read_lines(name: str) -> list[str]:
 
 
 def read_slots() -> dict[str, list[str]]:
-    """{name: words} from slots.txt, plus {group}: the group words (plurals added are left out)."""
-    slots = {"group": sorted(w for w in group_words() if not w.endswith("es"))}
+    """{name: words} from slots.txt, plus {group}: the group words."""
+    slots = {"group": sorted(group_words())}
     for line in read_lines("slots.txt"):
         name, _, words = line.partition(":")
         slots[name.strip()] = [w.strip() for w in words.split("|")]
@@ -62,7 +65,8 @@ def training_set(settings: TrainSettings) -> tuple[list[str], list[int]]:
     rng = random.Random(settings.seed)
     hateful = filled(read_lines("hateful.txt"), settings.fills, rng)
     ordinary = filled(read_lines("ordinary.txt"), settings.fills, rng)
-    ordinary += read_lines("imgflip.txt") + read_lines("imgflip-groups.txt")
+    for name in ORDINARY_FILES:
+        ordinary += read_lines(name)
     return hateful + ordinary, [1] * len(hateful) + [0] * len(ordinary)
 
 
