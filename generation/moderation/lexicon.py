@@ -2,7 +2,7 @@
 
 Works on ``plain_form`` text (lower-case ASCII). Each whitespace token is read several ways:
 
-* its letters with leetspeak read as letters (``sh1t``, ``@ss``, ``$hit``) and the pieces
+* its letters with leetspeak read as letters (``sh1t``, ``@ss``, ``$hit``, ``b1+ch``, ``cvnt``) and the pieces
   between punctuation (``bull-shit``), each piece and their join (``f.u.c.k``, ``a-s-s``);
 * with ``*``, ``#`` or ``%`` standing for hidden letters (``f**k``, ``b*tch``, ``hillarysh*t``);
 * runs of single letters joined (``f u c k``), and two or three short tokens joined when that
@@ -26,7 +26,8 @@ MASKS = "*#%"
 # Punctuation stripped from a token's ends; leetspeak symbols and masks are kept.
 EDGE = "".join(c for c in string.punctuation if c not in MASKS + "@$")
 LEET = str.maketrans("013457895@$", "oieastbgsas")
-LEET_BETWEEN_LETTERS = re.compile(r"(?<=[a-z])[!|+](?=[a-z])")
+LEET_BETWEEN_LETTERS = {"!": "i", "|": "i", "+": "t", "<": "c", "(": "c"}  # "sh!t", "b1+ch", "fu<k"
+LEET_SYMBOL = re.compile(r"(?<=[a-z])[!|+<(](?=[a-z])")
 NOT_LETTERS = re.compile(r"[^a-z]+")
 MASK_RUN = re.compile(f"[{re.escape(MASKS)}]+")
 MASKED_WORD = re.compile(f"[a-z{re.escape(MASKS)}]+")  # letters and masks only: "f**k", not "^$&*("
@@ -102,16 +103,16 @@ def read_token(raw: str) -> Token:
     core = raw.strip(EDGE)
     unmasked = core.strip(MASKS).replace("'", "")  # "don't" is one word
     if any(c.isalpha() or c in "@$" for c in unmasked):  # a word, or symbols only ("@$$")
-        unmasked = LEET_BETWEEN_LETTERS.sub("i", unmasked.translate(LEET))
+        unmasked = LEET_SYMBOL.sub(lambda m: LEET_BETWEEN_LETTERS[m.group()], unmasked.translate(LEET))
     pieces = tuple(p for p in NOT_LETTERS.split(unmasked) if p) or ((unmasked,) if unmasked else ())
     return Token(core, pieces)
 
 
-def stretched_forms(word: str) -> tuple[str, ...]:
-    """A word with letters held (``fuuuuck``, ``shiiiit``, ``asss``) as one letter and as two."""
-    if STRETCH.search(word) is None:
-        return ()
-    return STRETCH.sub(r"\1", word), STRETCH.sub(r"\1\1", word)
+def other_forms(word: str) -> tuple[str, ...]:
+    """A word with letters held (``fuuuuck``, ``shiiiit``, ``asss``) as one letter and as two,
+    and with v read as u (``cvnt``, ``fvcking``)."""
+    forms = (STRETCH.sub(r"\1", word), STRETCH.sub(r"\1\1", word)) if STRETCH.search(word) else ()
+    return (*forms, word.replace("v", "u")) if "v" in word else forms
 
 
 def read_tokens(plain: str) -> list[Token]:
@@ -127,7 +128,7 @@ def refused_word(tokens: list[Token]) -> str | None:
 def _candidates(tokens: list[Token], words: Lexicon) -> Iterator[str]:
     for token in tokens:
         yield from (piece for piece in token.pieces if words.refuses(piece))
-        yield from (form for piece in token.pieces for form in stretched_forms(piece) if words.refuses(form))
+        yield from (form for piece in token.pieces for form in other_forms(piece) if words.refuses(form))
         if len(token.pieces) > 1 and words.refuses_start(token.joined):
             yield token.joined
         if any(mask in token.core for mask in MASKS):
