@@ -24,12 +24,34 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from generation.moderation import refusal
 
 DATA = Path(__file__).resolve().parent / "data" / "moderation"
-TIMING_ROUNDS = 5  # passes over every caption of the split when timing
+TIMING_ROUNDS = 7  # passes over every caption of the split when timing
 
 
 def read_set(path: Path) -> list[str]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [line for line in lines if line.strip() and not line.startswith("# ")]
+    return [text for _, text in read_sections(path)]
+
+
+def read_sections(path: Path) -> list[tuple[str, str]]:
+    """(section, caption) pairs; a section starts at a "# -- title (count)" line."""
+    section = ""
+    out: list[tuple[str, str]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# -- "):
+            section = line[5:].rsplit(" (", 1)[0]
+        elif line.strip() and not line.startswith("# "):
+            out.append((section, line))
+    return out
+
+
+def by_section(path: Path, refused: bool) -> None:
+    """How each section of a file fared: caught (refuse.txt) or wrongly refused (ordinary.txt)."""
+    counts: dict[str, list[int]] = {}
+    for section, text in read_sections(path):
+        counts.setdefault(section, [0, 0])[0] += refusal(text) is not None
+        counts[section][1] += 1
+    verb = "caught" if refused else "wrongly refused"
+    for section, (hits, total) in counts.items():
+        print(f"  {path.parent.name}/{path.name} {section}: {verb} {hits}/{total} = {hits / total:.1%}")
 
 
 def rates(
@@ -48,14 +70,17 @@ def report(name: str, missed: list[str], wrong: list[str], refuse: list[str], or
 
 
 def cost_per_caption(texts: list[str]) -> float:
-    """Microseconds per caption, caches warm (the pipeline checks captions all day)."""
+    """Microseconds per caption, caches warm (the pipeline checks captions all day): the best of
+    TIMING_ROUNDS passes, since other work on a shared machine only ever adds time."""
     for text in texts:
         refusal(text)
-    start = time.perf_counter()
+    passes = []
     for _ in range(TIMING_ROUNDS):
+        start = time.perf_counter()
         for text in texts:
             refusal(text)
-    return (time.perf_counter() - start) / (TIMING_ROUNDS * len(texts)) * 1e6
+        passes.append(time.perf_counter() - start)
+    return min(passes) / len(texts) * 1e6
 
 
 def old_word_list() -> Callable[[str], bool]:
@@ -116,7 +141,10 @@ def main() -> None:
     missed, wrong = rates(lambda t: refusal(t) is not None, refuse, ordinary)
     print(f"split {args.split}: {len(refuse)} to refuse, {len(ordinary)} ordinary")
     report("generation.moderation", missed, wrong, refuse, ordinary)
-    print(f"cost: {cost_per_caption(refuse + ordinary):.0f} µs a caption (one core, warm)")
+    by_section(DATA / args.split / "refuse.txt", refused=True)
+    by_section(DATA / args.split / "ordinary.txt", refused=False)
+    cost = cost_per_caption(refuse + ordinary)
+    print(f"cost: {cost:.0f} µs a caption (one core, warm, best of {TIMING_ROUNDS} passes)")
     if args.baselines:
         baselines(refuse, ordinary)
     if args.show:

@@ -30,3 +30,11 @@ def test_a_mild_word_is_accepted_as_a_keyword(word: str) -> None:
 )
 def test_a_caption_using_a_mild_word_is_accepted(caption: list[str]) -> None:
     assert CaptionFilter().reason(caption) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["class is over", "the assassin", "cocktail hour", "scunthorpe united", "shiitake", "90% of people"],
+)
+def test_ordinary_words_that_hold_a_refused_word_are_accepted(text: str) -> None:
+    assert clean_keywords([text]) == [text]

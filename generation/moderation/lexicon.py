@@ -172,7 +172,7 @@ def _masked(core: str, words: Lexicon) -> Iterator[str]:
     text = core.translate(LEET).lstrip(MASKS)  # a leading mask is emphasis or a bullet: "*sigh", "*does"
     if MASKED_WORD.fullmatch(text) is None:
         return
-    letters = sum(c.isalpha() for c in text)
+    letters = sum(c.isalpha() for c in core)  # written letters: "90%" is a number, not "go%"
     runs = MASK_RUN.findall(text)
     masks = sum(len(run) for run in runs)
     if not runs or letters == 0 or letters + masks < 3 or (letters < 2 and masks < 2):
