@@ -1,12 +1,14 @@
 """Content check: how often it catches what must be refused and refuses what is ordinary.
 
     .venv/bin/python bench/moderation.py [--split report|tune] [--show] [--baselines]
+        [--sample Too-Damn-High --boxes 2 --count 200]
 
 Reads bench/data/moderation/<split>/refuse.txt (profane, explicit, slurs, hateful or abusive)
 and ordinary.txt (everyday captions, mild words included), runs ``generation.moderation.refusal``
 on every line and prints both error rates, the cost per caption in microseconds, and with
 ``--show`` every mistake. ``--baselines`` measures the old word-list filter and
-alt-profanity-check (if installed) on the same files. Thresholds were tuned on ``tune``;
+alt-profanity-check (if installed) on the same files; ``--sample`` has the caption model write
+captions for one template and counts how many each check refuses. Thresholds were tuned on ``tune``;
 ``report`` was written after tuning and is the figure to quote.
 """
 
@@ -128,6 +130,29 @@ def baselines(refuse: list[str], ordinary: list[str]) -> None:
         report(f"alt-profanity-check >= {threshold}", *rates(check, refuse, ordinary), refuse, ordinary)
 
 
+def sampled_captions(model_dir: Path, template: str, boxes: int, count: int) -> None:
+    """Captions the model writes for one template, unfiltered: how many each check refuses."""
+    from generation.captions import CaptionRequest, SamplingSettings, load_caption_model
+    from generation.captions.data import caption_text
+
+    class AcceptAll:
+        def reason(self, boxes: list[str]) -> None:
+            return None
+
+    model = load_caption_model(model_dir, device="cpu")
+    model.filter = AcceptAll()  # type: ignore[assignment]
+    requests = [CaptionRequest(template, boxes, n=min(64, count - i)) for i in range(0, count, 64)]
+    written = model.write(requests, SamplingSettings(), rng_seed=0)
+    texts = [caption_text(c.boxes) for c in written]
+    old = old_word_list()
+    print(f"{len(texts)} captions the model wrote for {template}, unfiltered:")
+    print(f"  old word list refuses {sum(map(old, texts))}")
+    print(f"  generation.moderation refuses {sum(refusal(t) is not None for t in texts)}")
+    for text in texts:
+        if refusal(text) is not None:
+            print(f"    {text}  [{refusal(text)}]")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -135,6 +160,12 @@ def main() -> None:
     parser.add_argument("--split", choices=("report", "tune"), default="report")
     parser.add_argument("--show", action="store_true", help="print every mistake")
     parser.add_argument("--baselines", action="store_true", help="also measure the old filters")
+    parser.add_argument(
+        "--sample", metavar="TEMPLATE", help="also sample a template's captions (ImgFlip slug)"
+    )
+    parser.add_argument("--boxes", type=int, default=2, help="the sampled template's box count")
+    parser.add_argument("--count", type=int, default=200, help="captions to sample")
+    parser.add_argument("--model", type=Path, default=Path("models/captions"), help="caption model directory")
     args = parser.parse_args()
     refuse = read_set(DATA / args.split / "refuse.txt")
     ordinary = read_set(DATA / args.split / "ordinary.txt")
@@ -147,6 +178,8 @@ def main() -> None:
     print(f"cost: {cost:.0f} µs a caption (one core, warm, best of {TIMING_ROUNDS} passes)")
     if args.baselines:
         baselines(refuse, ordinary)
+    if args.sample:
+        sampled_captions(args.model, args.sample, args.boxes, args.count)
     if args.show:
         print("\nlet through:", *missed, sep="\n  ")
         print("\nwrongly refused:", *(f"{t}  [{refusal(t)}]" for t in wrong), sep="\n  ")
