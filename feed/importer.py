@@ -25,6 +25,7 @@ from django.utils.text import slugify
 from feed.models import Template
 from generation.images import MAX_BYTES, ImageRejected, encode_image, load_image
 from generation.layout import LayoutError, boxes_to_json, memegen_boxes
+from generation.moderation import refusal
 from generation.render import mark_position_for
 
 IMAGE_NAMES = ("default.jpg", "default.jpeg", "default.png", "default.webp", "default.gif")
@@ -232,18 +233,25 @@ def template_from_captioned_meme(
             "outline or dark on a light background"
         ) from None
     image_bytes = encode_image(blank.image, "JPEG", quality=90)
+    # What was read is kept only where a meme may show it: a profane caption still makes a
+    # clean blank template, without that caption as an example.
+    shown = refusal(" | ".join(blank.texts)) is None
+    keywords = {word for text in blank.texts for word in extract_keywords(text) if refusal(word) is None}
     spec = TemplateSpec(
         slug=slug,
         values={
             "name": name.strip(),
             "boxes": boxes_to_json(blank.boxes),
-            "example_captions": [blank.texts],
-            "keywords": sorted({word for text in blank.texts for word in extract_keywords(text)})[:20],
+            "example_captions": [blank.texts] if shown else [],
+            "keywords": sorted(keywords)[:20],
             "credit": "Made from a captioned meme: text read and painted out automatically.",
             "is_active": False,  # a curator checks the boxes before readers see it
         },
         image_bytes=image_bytes,
         image_sha256=hashlib.sha256(image_bytes).hexdigest(),
     )
-    save_template(spec)
+    try:
+        save_template(spec)
+    except TemplateImportError as error:  # e.g. a name that may not be shown
+        raise CaptionedMemeError(str(error)) from None
     return Template.objects.get(slug=slug)

@@ -18,6 +18,7 @@ from django.db.models.lookups import LessThan
 from django.utils import timezone
 
 from generation.layout import LayoutError, boxes_to_json, parse_boxes
+from generation.moderation import refusal, shown_form
 
 
 def validate_boxes(value: Any) -> None:
@@ -30,6 +31,14 @@ def validate_boxes(value: Any) -> None:
 def validate_text_list(value: Any) -> None:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ValidationError("must be a list of texts")
+
+
+def checked_text(text: str) -> str:
+    """Curator text as memes show it, or ValidationError saying why it may not be shown."""
+    refused = refusal(text)
+    if refused is not None:
+        raise ValidationError(f"{shown_form(text)!r} {refused.message}")
+    return shown_form(text)
 
 
 def validate_captions(value: Any) -> None:
@@ -100,10 +109,39 @@ class Template(models.Model):
         return len(self.boxes)
 
     def clean(self) -> None:
+        errors: dict[str, str] = {}
         try:
             self.boxes = boxes_to_json(parse_boxes(self.boxes))
         except LayoutError as error:
-            raise ValidationError({"boxes": str(error)}) from None
+            errors["boxes"] = str(error)
+        errors.update(self.fold_curator_texts())
+        if errors:
+            raise ValidationError(errors)
+
+    def fold_curator_texts(self) -> dict[str, str]:
+        """Name, alternative names, keywords and example captions in the form memes show text
+        (NFKC), each through the check every shown text passes; {field: why} for a refused one."""
+        errors: dict[str, str] = {}
+        try:
+            self.name = checked_text(self.name)
+        except ValidationError as error:
+            errors["name"] = " ".join(error.messages)
+        for name in ("alternative_names", "keywords"):
+            texts = getattr(self, name)
+            if isinstance(texts, list) and all(isinstance(t, str) for t in texts):
+                try:
+                    setattr(self, name, [checked_text(t) for t in texts])
+                except ValidationError as error:
+                    errors[name] = " ".join(error.messages)
+        captions = self.example_captions
+        if isinstance(captions, list) and all(isinstance(c, list) for c in captions):
+            try:  # a caption is judged whole, boxes joined, as generated captions are
+                for caption in captions:
+                    checked_text(" | ".join(map(str, caption)))
+                self.example_captions = [[shown_form(str(box)) for box in c] for c in captions]
+            except ValidationError as error:
+                errors["example_captions"] = " ".join(error.messages)
+        return errors
 
 
 FEW_VOTES = 5  # likes + dislikes below this count as "few": such memes get shown to earn votes

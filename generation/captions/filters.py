@@ -1,15 +1,15 @@
 """Checks every caption passes before it can become a meme; a failing one is resampled.
 
-profanity (better-profanity's word list, with its leetspeak variants), English (lingua, the same
-threshold as the training data cleaning), sensible length (the cleaning bounds), and novelty:
-not a verbatim copy of a training caption, checked against 8-byte hashes of every training
-caption (2.4 MB for 304k captions, instead of shipping the captions).
+sensible length (the cleaning bounds); novelty: not a verbatim copy of a training caption,
+checked against 8-byte hashes of every training caption (2.4 MB for 304k captions, instead of
+shipping the captions); the content check every shown text passes (``generation.moderation``:
+drawable, no refused words however spelled, no hateful meaning); English (lingua, the same
+threshold as the training data cleaning).
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,6 +20,7 @@ import numpy as np
 
 from generation.captions.config import CleaningRules
 from generation.captions.data import caption_text, normalize_caption
+from generation.moderation import refusal
 
 HASHES_FILE = "training_captions.npy"
 
@@ -33,53 +34,6 @@ def caption_hash(boxes: Iterable[str]) -> int:
 def caption_hashes(captions: Iterable[list[str]]) -> np.ndarray:
     """Sorted unique uint64 hashes, ready for ``np.searchsorted``."""
     return np.unique(np.fromiter((caption_hash(c) for c in captions), dtype=np.uint64))
-
-
-# better-profanity's own letter substitutions ("sh1t", "@ss", "f*ck"-style stars for vowels).
-LEET = {
-    "a": "a@*4",
-    "i": "i*l1",
-    "o": "o*0@",
-    "u": "u*v",
-    "v": "v*u",
-    "l": "l1",
-    "e": "e*3",
-    "s": "s$5",
-    "t": "t7",
-}
-
-
-def _variant(entry: str) -> str:
-    """Regex for one word-list entry with every substitution; words of a phrase across spaces."""
-    return r"\s+".join(
-        "".join(f"[{re.escape(LEET[c])}]" if c in LEET else re.escape(c) for c in word)
-        for word in entry.split()
-    )
-
-
-@lru_cache(maxsize=1)
-def _profanity_pattern() -> re.Pattern[str]:
-    """better-profanity's word list (916 entries) and substitutions as one regex.
-
-    Same words and variants as ``profanity.contains_profanity``, which took ~70 ms a caption
-    here (it compares every word with every entry in Python); this takes well under 1 ms.
-    """
-    import better_profanity
-
-    listing = Path(better_profanity.__file__).parent / "profanity_wordlist.txt"
-    entries = {
-        line.strip().lower() for line in listing.read_text(encoding="utf-8").splitlines() if line.strip()
-    }
-    alternatives = sorted((_variant(e) for e in entries), key=len, reverse=True)
-    return re.compile(r"(?<![\w@$*])(?:" + "|".join(alternatives) + r")(?![\w@$*])")
-
-
-def is_profane(text: str) -> bool:
-    """Checked as written and with punctuation inside words dropped, as better-profanity does
-    ("ped.0." reads as "ped0")."""
-    lowered = text.lower()
-    squeezed = re.sub(r"[^\w\s@$*|]", "", lowered)
-    return any(_profanity_pattern().search(t) is not None for t in (lowered, squeezed))
 
 
 @lru_cache(maxsize=1)
@@ -99,7 +53,7 @@ def english_confidence(text: str) -> float:
 
 @dataclass
 class CaptionFilter:
-    """Rejects profane, non-English, badly sized and copied captions."""
+    """Rejects badly sized, copied, refused (see ``generation.moderation``) and non-English captions."""
 
     training_hashes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
     rules: CleaningRules = field(default_factory=CleaningRules)
@@ -122,8 +76,8 @@ class CaptionFilter:
             return "length"
         if self.is_copy(boxes):
             return "copy"
-        if is_profane(text):
-            return "profanity"
+        if (refused := refusal(text)) is not None:
+            return refused.reason
         if english_confidence(text) < self.min_english:
             return "not_english"
         return None

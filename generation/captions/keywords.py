@@ -23,6 +23,7 @@ from functools import lru_cache
 import simplemma
 
 from generation.captions.errors import KeywordError
+from generation.moderation import refusal, shown_form
 
 MAX_KEYWORDS = 3
 MAX_KEYWORD_CHARS = 30
@@ -92,13 +93,12 @@ def uses_keyword(text: str, keyword: str) -> bool:
 
 
 def clean_keywords(raw: Iterable[object]) -> list[str]:
-    """Validate user keywords: at most 3, text, 1-30 chars, not profane, no special tokens.
+    """Validate user keywords: at most 3, text, 1-30 chars, no special tokens, and passing the
+    content check every shown text passes (``generation.moderation.refusal``).
 
-    Keywords are lowercased with whitespace folded; repeats are dropped silently.
-    Raises KeywordError naming the first problem.
+    Keywords are folded as they will be drawn (NFKC: fullwidth letters become ASCII), lowercased,
+    with whitespace folded; repeats are dropped silently. Raises KeywordError naming the first problem.
     """
-    from generation.captions.filters import is_profane
-
     items = list(raw)
     if len(items) > MAX_KEYWORDS:
         raise KeywordError(f"at most {MAX_KEYWORDS} keywords are allowed, got {len(items)}")
@@ -106,14 +106,14 @@ def clean_keywords(raw: Iterable[object]) -> list[str]:
     for item in items:
         if not isinstance(item, str):
             raise KeywordError(f"keywords must be text, got {type(item).__name__}: {item!r}")
-        word = " ".join(item.lower().split())
+        word = shown_form(item).lower()
         if not word:
             raise KeywordError("keywords must not be empty")
         if len(word) > MAX_KEYWORD_CHARS:
             raise KeywordError(f"keyword {word[:40]!r} is over {MAX_KEYWORD_CHARS} characters")
-        if "<|" in word or "|>" in word or not word.isprintable():
-            raise KeywordError(f"keyword {word!r} contains control characters or token markers")
-        if is_profane(word):
-            raise KeywordError(f"keyword {word!r} is not allowed (profanity)")
+        if "<|" in word or "|>" in word:
+            raise KeywordError(f"keyword {word!r} contains token markers")
+        if (refused := refusal(item)) is not None:  # as typed, so a message names what was typed
+            raise KeywordError(f"keyword {word!r} {refused.message}")
         cleaned.append(word)
     return list(dict.fromkeys(cleaned))

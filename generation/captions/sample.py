@@ -21,6 +21,7 @@ from generation.captions.formats import openings
 from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.prompt import SpecialIds, encode_texts, prompt_ids
 from generation.captions.rerank import caption_costs
+from generation.moderation import shown_form
 
 if TYPE_CHECKING:
     from generation.captions.model import CaptionModel
@@ -425,7 +426,8 @@ class Progress:
 
 
 def decode_boxes(model: CaptionModel, seq: list[int]) -> list[str]:
-    """Split a sampled sequence at box tokens, stop at the end token, decode and fold spaces."""
+    """Split a sampled sequence at box tokens, stop at the end token, decode, and fold each box
+    as it will be drawn (NFKC, spaces), the form the filters check."""
     ids = model.ids
     seq = seq[: seq.index(ids.eos)] if ids.eos in seq else seq
     boxes: list[list[int]] = [[]]
@@ -434,7 +436,7 @@ def decode_boxes(model: CaptionModel, seq: list[int]) -> list[str]:
             boxes.append([])
         else:
             boxes[-1].append(token)
-    return [" ".join(str(model.tokenizer.decode(b, skip_special_tokens=True)).split()) for b in boxes]
+    return [shown_form(str(model.tokenizer.decode(b, skip_special_tokens=True))) for b in boxes]
 
 
 def write_captions(

@@ -17,6 +17,7 @@ from django.core.management.base import BaseCommand, CommandError
 from PIL import Image
 
 from generation.images import encode_image, load_image
+from generation.moderation import refusal
 
 DEMO_KEYS = [
     "buzz", "ds", "aag", "wonka", "grumpycat", "yuno", "officespace", "cmm", "tenguy", "facepalm",
@@ -53,9 +54,8 @@ def write_demo_template(key: str, slug: str, memegen: Path, imgflip: Path, out: 
     config = yaml.safe_load((source / "config.yml").read_text(encoding="utf-8"))
     info = json.loads((imgflip / "templates" / f"{slug}.json").read_text(encoding="utf-8"))
     config["model_key"] = slug
-    config["alternative_names"] = [
-        n.strip() for n in info.get("alternative_names", "").split(",") if n.strip()
-    ]
+    names = (n.strip() for n in info.get("alternative_names", "").split(","))
+    config["alternative_names"] = [n for n in names if n and refusal(n) is None]
     config["examples"] = top_captions(imgflip / "memes" / f"{slug}.json", len(config["text"]))
     config["credit"] = "Template layout: memegen (MIT). Captions: ImgFlip575K."
     target = out / key
@@ -70,13 +70,14 @@ def write_demo_template(key: str, slug: str, memegen: Path, imgflip: Path, out: 
 
 
 def top_captions(path: Path, box_count: int) -> list[list[str]]:
-    """The most up-voted captions that fill exactly the template's boxes."""
+    """The most up-voted captions that fill exactly the template's boxes and may be shown."""
     memes = json.loads(path.read_text(encoding="utf-8"))
     memes.sort(key=lambda meme: -votes(meme))
     chosen: list[list[str]] = []
     for meme in memes:
         boxes = [" ".join(box.split()) for box in meme.get("boxes", [])]
-        if len(boxes) == box_count and all(0 < len(box) <= 60 and box.isascii() for box in boxes):
+        fits = len(boxes) == box_count and all(0 < len(box) <= 60 and box.isascii() for box in boxes)
+        if fits and refusal(" | ".join(boxes)) is None:
             chosen.append(boxes)
         if len(chosen) == EXAMPLES_PER_TEMPLATE:
             break

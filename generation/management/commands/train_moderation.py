@@ -1,0 +1,27 @@
+"""python manage.py train_moderation [--c 4.0] [--threshold 0.5]: refit the meaning classifier
+from generation/moderation/training/ and write generation/moderation/classifier.json."""
+
+from __future__ import annotations
+
+import dataclasses
+from argparse import ArgumentParser
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from generation.management.commands.train_captions import add_dataclass_options
+from generation.moderation.classifier import MODEL_FILE
+from generation.moderation.train import TrainSettings, train
+
+
+class Command(BaseCommand):
+    help = "Train the content check's meaning classifier (seconds, on CPU)."
+
+    def add_arguments(self, parser: ArgumentParser) -> None:
+        add_dataclass_options(parser, TrainSettings)
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        settings = TrainSettings(**{f.name: opts[f.name] for f in dataclasses.fields(TrainSettings)})
+        model = train(settings)
+        MODEL_FILE.write_text(model.to_json(), encoding="utf-8")
+        self.stdout.write(f"{MODEL_FILE}: {len(model.weights)} weights, threshold {model.threshold}")

@@ -1,0 +1,111 @@
+"""Hateful or abusive meaning, judged by a linear classifier over words rather than a list.
+
+A logistic regression over the words of ``plain_form`` text: single words, pairs and triples in
+order, and, for each *anchor* the text holds (a group of people, or "you"), that anchor paired
+with every other word. The anchors carry meaning a list of words cannot: "dead" and "kill" are
+ordinary ("my phone should be dead", "kill me now") until a group or a person is what should be
+dead ("china should be dead"). Every word naming a group (``groups.txt``) is read as one token,
+``<group>``, so the classifier judges a group it never saw in training as it judges the others.
+
+The weights (``classifier.json``) are trained by ``python manage.py train_moderation`` from
+``training/`` and scored here in plain Python: ~20 dictionary look-ups a caption.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from generation.moderation.lexicon import Token
+
+MODEL_FILE = Path(__file__).with_name("classifier.json")
+GROUPS_FILE = Path(__file__).with_name("groups.txt")
+GROUP = "<group>"
+# Function words: alone, in a run of their own ("must be") or paired with an anchor ("<group>&the")
+# they say nothing, and the short hateful lines of the training data would teach them otherwise.
+STOP_WORDS_TEXT = """
+    a about all also am an and any are as at be been being but by can could did do does doing
+    dont each every for from had has have he her here him his how i if in into is it its just me
+    must my no not now of on only or our out own same shall she should so some such than that the
+    their them then there these they this those to too up very was we were what when where which
+    while who whom why will with would yet im ive
+"""
+STOP_WORDS = frozenset(STOP_WORDS_TEXT.split())
+PEOPLE = frozenset({"people", "folks", "folk", "ppl"})
+YOU = frozenset({"you", "u", "ya", "yall", "your", "ur", "yourself", "urself", "yourselves"})
+
+
+@dataclass(frozen=True)
+class Classifier:
+    bias: float
+    threshold: float  # probability at or above which a text is refused
+    weights: dict[str, float]
+
+    def probability(self, tokens: list[Token]) -> float:
+        """P(hateful or abusive) of a text, from its ``read_tokens``."""
+        weights = self.weights
+        logit = self.bias + sum(weights.get(f, 0.0) for f in features(tokens))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, logit))))
+
+    def refuses(self, tokens: list[Token]) -> bool:
+        return self.probability(tokens) >= self.threshold
+
+    def to_json(self) -> str:
+        body = {"bias": self.bias, "threshold": self.threshold, "weights": dict(sorted(self.weights.items()))}
+        return json.dumps(body, indent=0, separators=(",", ":")) + "\n"
+
+
+@lru_cache(maxsize=1)
+def classifier() -> Classifier:
+    body = json.loads(MODEL_FILE.read_text(encoding="utf-8"))
+    return Classifier(float(body["bias"]), float(body["threshold"]), dict(body["weights"]))
+
+
+@lru_cache(maxsize=1)
+def group_words() -> frozenset[str]:
+    words = {
+        word
+        for line in GROUPS_FILE.read_text(encoding="utf-8").splitlines()
+        if not line.lstrip().startswith("#")
+        for word in line.split()
+    }
+    return frozenset(words | {w + "s" for w in words})
+
+
+def words_of(tokens: list[Token]) -> list[str]:
+    """The words of a text's tokens, leetspeak read, group words as ``<group>``."""
+    groups = group_words()
+    out: list[str] = []
+    for token in tokens:
+        for word in token.pieces:
+            if not word.isalpha() or (word in PEOPLE and out and out[-1] == GROUP):
+                continue  # "black people" reads as "blacks"
+            out.append(GROUP if word in groups else word)
+    return out
+
+
+def features(tokens: list[Token]) -> set[str]:
+    """Content words, pairs and triples in order (not of function words alone), and each anchor
+    (a group, "you") with every content word.
+
+    Groups stand only in anchor pairs, never alone or in a pair or triple: naming a group is
+    not what makes a caption hateful, what is said of it is.
+    """
+    words = words_of(tokens)
+    content = {w for w in words if w != GROUP} - YOU - STOP_WORDS
+    found = set(content)
+    found.update(_ngrams(words, 2))
+    found.update(_ngrams(words, 3))
+    if GROUP in words:
+        found.update(f"{GROUP}&{w}" for w in content)
+    if YOU.intersection(words):
+        found.update(f"you&{w}" for w in content)
+    return found
+
+
+def _ngrams(words: list[str], n: int) -> set[str]:
+    runs = (words[i : i + n] for i in range(len(words) - n + 1))
+    return {" ".join(run) for run in runs if GROUP not in run and not STOP_WORDS.issuperset(run)}

@@ -1,0 +1,191 @@
+"""Refused words found however they are disguised: leetspeak, masks, separators, joined words.
+
+Works on ``plain_form`` text (lower-case ASCII). Each whitespace token is read several ways:
+
+* its letters with leetspeak read as letters (``sh1t``, ``@ss``, ``$hit``, ``b1+ch``, ``cvnt``) and the pieces
+  between punctuation (``bull-shit``), each piece and their join (``f.u.c.k``, ``a-s-s``);
+* with ``*``, ``#`` or ``%`` standing for hidden letters (``f**k``, ``b*tch``, ``hillarysh*t``);
+* runs of single letters joined (``f u c k``), and two or three short tokens joined when that
+  makes a refused word or starts with a ``word*`` entry (``fu ck``, ``mother fu cker``);
+* ``word*`` entries are found inside longer words (``hillaryshit``) unless the word is listed
+  as ordinary (``scunthorpe``).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+WORDS_FILE = Path(__file__).with_name("refused_words.txt")
+
+MASKS = "*#%"
+# Punctuation stripped from a token's ends; leetspeak symbols and masks are kept.
+EDGE = "".join(c for c in string.punctuation if c not in MASKS + "@$")
+LEET = str.maketrans("013457895@$", "oieastbgsas")
+LEET_BETWEEN_LETTERS = {"!": "i", "|": "i", "+": "t", "<": "c", "(": "c"}  # "sh!t", "b1+ch", "fu<k"
+LEET_SYMBOL = re.compile(r"(?<=[a-z])[!|+<(](?=[a-z])")
+NOT_LETTERS = re.compile(r"[^a-z]+")
+MASK_RUN = re.compile(f"[{re.escape(MASKS)}]+")
+MASKED_WORD = re.compile(f"[a-z{re.escape(MASKS)}]+")  # letters and masks only: "f**k", not "^$&*("
+STRETCH = re.compile(r"([a-z])\1{2,}")  # a letter held three times or more
+MAX_JOINED = 3  # tokens joined when they make a refused word exactly ("fu ck", "f uc k")
+MAX_FRAGMENT = 4  # letters: only tokens this short are joined so (a refused word split in parts)
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    words: frozenset[str]  # refused as whole words
+    roots: tuple[str, ...]  # refused inside words too
+    ordinary: frozenset[str]  # words holding a root that are not refused for it
+    phrases: tuple[tuple[str, ...], ...]  # refused as consecutive words
+
+    @property
+    def any_root(self) -> re.Pattern[str]:
+        return _any_root(self.roots)
+
+    def refuses(self, word: str) -> bool:
+        if word in self.words:
+            return True
+        return self.any_root.search(word) is not None and word not in self.ordinary
+
+    def refuses_start(self, word: str) -> bool:
+        """A join of pieces is refused when it is a refused word or starts with a root
+        (``sh.itty``); roots elsewhere in a join would hit ordinary pairs (``push-it``)."""
+        if word in self.words:
+            return True
+        return word not in self.ordinary and any(word.startswith(root) for root in self.roots)
+
+
+@lru_cache(maxsize=4)
+def _any_root(roots: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, roots)))
+
+
+@lru_cache(maxsize=1)
+def lexicon() -> Lexicon:
+    words: set[str] = set()
+    roots: list[str] = []
+    ordinary: set[str] = set()
+    phrases: list[tuple[str, ...]] = []
+    for line in WORDS_FILE.read_text(encoding="utf-8").splitlines():
+        entry = line.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        if entry.startswith("!"):
+            ordinary.add(entry[1:])
+        elif " " in entry:
+            phrases.append(tuple(entry.split()))
+        elif entry.endswith("*"):
+            roots.append(entry[:-1])
+            words.add(entry[:-1])
+        else:
+            words.update((entry, entry + "s", entry + "es"))
+    return Lexicon(frozenset(words), tuple(roots), frozenset(ordinary), tuple(phrases))
+
+
+@dataclass(frozen=True)
+class Token:
+    core: str  # the token without edge punctuation, masks kept
+    pieces: tuple[str, ...]  # its letter runs once leetspeak is read as letters
+
+    @property
+    def joined(self) -> str:
+        return "".join(self.pieces)
+
+
+def read_token(raw: str) -> Token:
+    if raw.isalpha():  # most tokens: a plain word (``plain_form`` text is ASCII)
+        return Token(raw, (raw,))
+    core = raw.strip(EDGE)
+    unmasked = core.strip(MASKS).replace("'", "")  # "don't" is one word
+    if any(c.isalpha() or c in "@$" for c in unmasked):  # a word, or symbols only ("@$$")
+        unmasked = LEET_SYMBOL.sub(lambda m: LEET_BETWEEN_LETTERS[m.group()], unmasked.translate(LEET))
+    pieces = tuple(p for p in NOT_LETTERS.split(unmasked) if p) or ((unmasked,) if unmasked else ())
+    return Token(core, pieces)
+
+
+def other_forms(word: str) -> tuple[str, ...]:
+    """A word with letters held (``fuuuuck``, ``shiiiit``, ``asss``) as one letter and as two,
+    and with v read as u (``cvnt``, ``fvcking``)."""
+    forms = (STRETCH.sub(r"\1", word), STRETCH.sub(r"\1\1", word)) if STRETCH.search(word) else ()
+    return (*forms, word.replace("v", "u")) if "v" in word else forms
+
+
+def read_tokens(plain: str) -> list[Token]:
+    """The tokens of a ``plain_form`` text, punctuation-only ones left out."""
+    return [t for t in map(read_token, plain.split()) if t.core]
+
+
+def refused_word(tokens: list[Token]) -> str | None:
+    """The first refused word the tokens show, in the form found, or None."""
+    return next(_candidates(tokens, lexicon()), None)
+
+
+def _candidates(tokens: list[Token], words: Lexicon) -> Iterator[str]:
+    for token in tokens:
+        yield from (piece for piece in token.pieces if words.refuses(piece))
+        yield from (form for piece in token.pieces for form in other_forms(piece) if words.refuses(form))
+        if len(token.pieces) > 1 and words.refuses_start(token.joined):
+            yield token.joined
+        if any(mask in token.core for mask in MASKS):
+            yield from _masked(token.core, words)
+    yield from _spaced(tokens, words)
+    yield from _phrases([t.joined for t in tokens], words)
+
+
+def _spaced(tokens: list[Token], words: Lexicon) -> Iterator[str]:
+    """Runs of single letters (``f u c k``) and short tokens that join into a refused word."""
+    forms = [t.joined for t in tokens]
+    run: list[str] = []
+    for form in [*forms, ""]:
+        if len(form) == 1:
+            run.append(form)
+            continue
+        if len(run) >= 3 and words.refuses("".join(run)):
+            yield "".join(run)
+        run = []
+    for start, form in enumerate(forms):
+        if len(form) > MAX_FRAGMENT:
+            continue
+        for count in range(2, MAX_JOINED + 1):
+            parts = forms[start : start + count]
+            short = len(parts) == count and all(len(p) <= MAX_FRAGMENT for p in parts)
+            if short and words.refuses_start(joined := "".join(parts)):
+                yield joined
+
+
+def _phrases(forms: list[str], words: Lexicon) -> Iterator[str]:
+    for start, form in enumerate(forms):
+        for phrase in words.phrases:
+            if phrase[0] == form and tuple(forms[start : start + len(phrase)]) == phrase:
+                yield " ".join(phrase)
+
+
+def _masked(core: str, words: Lexicon) -> Iterator[str]:
+    """Refused words a masked token can stand for: ``f**k`` as a whole word (a run of masks
+    for 1 to 2 more letters than it has masks), ``hillarysh*t`` with a root inside (a mask a
+    letter)."""
+    text = core.translate(LEET).lstrip(MASKS)  # a leading mask is emphasis or a bullet: "*sigh", "*does"
+    if MASKED_WORD.fullmatch(text) is None:
+        return
+    letters = sum(c.isalpha() for c in core)  # written letters: "90%" is a number, not "go%"
+    runs = MASK_RUN.findall(text)
+    masks = sum(len(run) for run in runs)
+    if not runs or letters == 0 or letters + masks < 3 or (letters < 2 and masks < 2):
+        return
+    parts = MASK_RUN.split(text)
+    hidden = [f"[a-z]{{1,{len(run) + 2}}}" for run in runs]
+    pattern = "".join(re.escape(part) + run for part, run in zip(parts, hidden, strict=False))
+    whole = re.compile(pattern + re.escape(parts[-1]))
+    yield from (word for word in sorted(words.words) if whole.fullmatch(word))
+    for root in words.roots:
+        for start in range(len(text) - len(root) + 1):
+            window = text[start : start + len(root)]
+            if any(c in MASKS for c in window) and all(
+                c == r or c in MASKS for c, r in zip(window, root, strict=True)
+            ):
+                yield root
