@@ -15,18 +15,10 @@ Three steps, in this order, for every text a meme may show:
 from __future__ import annotations
 
 import unicodedata
-from functools import lru_cache
-from pathlib import Path
 
 from anyascii import anyascii
-from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
-from generation.layout import FONTS
-
-FONT_DIR = Path(__file__).resolve().parents[2] / "static" / "fonts"
-# The renderer draws a box whose own face lacks a character in this face, the shipped one with
-# the widest coverage (Latin, Greek, Cyrillic): what it has no glyph for is left out of the image.
-FALLBACK_FACE = FONTS["notosans"]
+from generation.render.fonts import FALLBACK_FONT, font_coverage
 
 # Characters with no ink, beyond the format (Cf), control and unassigned categories: Unicode's
 # Default_Ignorable_Code_Point letters and marks, and blank-looking symbols used to fake spaces.
@@ -63,13 +55,6 @@ def shown_form(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split())
 
 
-@lru_cache(maxsize=1)
-def drawable_code_points() -> frozenset[int]:
-    """Code points the fallback face has a glyph for (its real cmap)."""
-    with TTFont(str(FONT_DIR / FALLBACK_FACE), lazy=True) as face:
-        return frozenset(face.getBestCmap())
-
-
 def is_invisible(char: str) -> bool:
     return ord(char) in INVISIBLE or unicodedata.category(char) in INVISIBLE_CATEGORIES
 
@@ -85,7 +70,9 @@ def undrawable_characters(text: str) -> list[str]:
     """Visible characters of ``text`` no shipped face can draw, in order, without repeats."""
     if text.isascii():  # every printable ASCII character is in the face
         return []
-    drawable = drawable_code_points()
+    # The renderer draws a box whose own face lacks a character in the fallback face, the one
+    # with the widest coverage (Latin, Greek, Cyrillic): what that has no glyph for is left out.
+    drawable = font_coverage(FALLBACK_FONT)
     return list(
         dict.fromkeys(c for c in text if ord(c) not in drawable and not c.isspace() and not is_invisible(c))
     )
