@@ -295,6 +295,10 @@ class UserSettings(models.Model):
     preferred_template = models.ForeignKey(Template, on_delete=models.SET_NULL, null=True, blank=True)
     howto_seen = models.BooleanField(default=False)
 
+    class Meta:
+        verbose_name = "user settings"
+        verbose_name_plural = "user settings"
+
     def __str__(self) -> str:
         return f"settings of {self.user}"
 
