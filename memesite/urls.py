@@ -1,7 +1,11 @@
+import re
+
 from django.conf import settings
-from django.conf.urls.static import static
 from django.contrib import admin
-from django.urls import URLPattern, URLResolver, include, path
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
+from django.urls import URLPattern, URLResolver, include, path, re_path
+from django.views.static import serve
 
 from feed.insights import InsightsView, insights_page
 from feed.making import MakeRequestView, MakeStatusView, make_page
@@ -19,5 +23,16 @@ urlpatterns: list[URLPattern | URLResolver] = [
 handler404 = "feed.api.not_found"
 handler500 = "feed.api.server_error"
 
-if settings.DEBUG:
-    urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
+
+def development_media(request: HttpRequest, path: str) -> HttpResponseBase:
+    """Uploads and rendered memes while DEBUG is on, sent as a media server sends
+    them: without the Content-Disposition header Django's file response adds,
+    which would override the name a page's download link gives the file."""
+    response = serve(request, path, document_root=str(settings.MEDIA_ROOT))
+    del response["Content-Disposition"]
+    return response
+
+
+if settings.DEBUG and settings.MEDIA_URL.startswith("/"):
+    media_prefix = re.escape(settings.MEDIA_URL.lstrip("/"))
+    urlpatterns.append(re_path(rf"^{media_prefix}(?P<path>.*)$", development_media))
