@@ -132,5 +132,20 @@ class MakeStatusView(APIView):
 
 @login_required
 def make_page(request: HttpRequest) -> HttpResponse:
-    templates = Template.objects.active().only("slug", "name")
-    return render(request, "generation/make.html", {"templates": templates})
+    templates = Template.objects.active().only("slug", "name", "image")
+    return render(request, "generation/make.html", {"templates": templates, "request_limit": request_limit()})
+
+
+PERIOD_NAMES = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
+
+
+def request_limit() -> dict[str, Any] | None:
+    """The requests a reader may make per period, for the page to explain a refusal in words."""
+    throttle = ScopedRateThrottle()
+    rate = throttle.THROTTLE_RATES.get(MakeRequestView.throttle_scope)
+    if not rate:
+        return None
+    count, seconds = throttle.parse_rate(rate)
+    if count is None or seconds is None:
+        return None
+    return {"count": count, "period": PERIOD_NAMES.get(seconds, f"{seconds} seconds")}

@@ -112,6 +112,15 @@ class MemeQuerySet(models.QuerySet["Meme"]):
     def visible(self) -> MemeQuerySet:
         return self.filter(status=Meme.Status.READY)
 
+    def best_first(self) -> MemeQuerySet:
+        """Highest rating first: the "top" feed's order, read along the meme_top index."""
+        return self.order_by("-rating", "-id")
+
+    def showcase(self) -> MemeQuerySet:
+        """Memes fit to show strangers, best first: in the feed, drawn, and never
+        reported (a page no one signed in to see gets no moderator's look first)."""
+        return self.visible().filter(reports=0).exclude(image="").best_first()
+
 
 class Meme(models.Model):
     class Status(models.TextChoices):
