@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from feed.limits import ScopedLimit
+from feed.limits import ScopedLimit, rate_of
 from feed.models import GenerationJob, Meme, Template
 from feed.serializers import refusals
 from feed.supply import RequestRefused, request_memes
@@ -154,5 +154,14 @@ class MakeStatusView(APIView):
 
 @login_required
 def make_page(request: HttpRequest) -> HttpResponse:
-    templates = Template.objects.active().only("slug", "name")
-    return render(request, "generation/make.html", {"templates": templates})
+    templates = Template.objects.active().only("slug", "name", "image")
+    return render(request, "generation/make.html", {"templates": templates, "request_limit": request_limit()})
+
+
+PERIOD_NAMES = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
+
+
+def request_limit() -> dict[str, Any] | None:
+    """The requests a reader may make per period, for the page to explain a refusal in words."""
+    rate = rate_of(MakeRequestView.throttle_scope)
+    return {"count": rate.uses, "period": PERIOD_NAMES.get(rate.seconds, f"{rate.seconds} seconds")}

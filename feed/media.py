@@ -67,6 +67,10 @@ def serve(request: HttpRequest, name: str) -> HttpResponseBase:
     response = get_conditional_response(request, last_modified=modified) or FileResponse(path.open("rb"))
     response["Last-Modified"] = http_date(modified)
     response["Cache-Control"] = cache_control
+    # FileResponse names the stored file (a hash) in Content-Disposition, and browsers let that
+    # override the name a page's download link gives it ("drake-12.jpg").
+    if "Content-Disposition" in response:
+        del response["Content-Disposition"]
     return response
 
 

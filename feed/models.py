@@ -152,6 +152,15 @@ class MemeQuerySet(models.QuerySet["Meme"]):
     def visible(self) -> MemeQuerySet:
         return self.filter(status=Meme.Status.READY)
 
+    def best_first(self) -> MemeQuerySet:
+        """Highest rating first: the "top" feed's order, read along the meme_top index."""
+        return self.order_by("-rating", "-id")
+
+    def showcase(self) -> MemeQuerySet:
+        """Memes fit to show strangers, best first: in the feed, drawn, and never
+        reported (a page no one signed in to see gets no moderator's look first)."""
+        return self.visible().filter(reports=0).exclude(image="").best_first()
+
 
 class Meme(models.Model):
     class Status(models.TextChoices):
@@ -336,6 +345,10 @@ class UserSettings(models.Model):
     theme = models.CharField(max_length=10, choices=Theme.choices, default=Theme.SYSTEM)
     preferred_template = models.ForeignKey(Template, on_delete=models.SET_NULL, null=True, blank=True)
     howto_seen = models.BooleanField(default=False)
+
+    class Meta:
+        verbose_name = "user settings"
+        verbose_name_plural = "user settings"
 
     def __str__(self) -> str:
         return f"settings of {self.user}"

@@ -4,7 +4,7 @@ from django.urls import path, reverse_lazy
 from feed import views
 
 urlpatterns = [
-    path("", views.feed_page, name="feed"),
+    path("", views.home_page, name="feed"),
     path("favourites/", views.favourites_page, name="favourites"),
     path("m/<int:meme_id>/", views.meme_page, name="meme"),
     path("accounts/signup/", views.signup_page, name="signup"),

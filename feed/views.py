@@ -1,9 +1,11 @@
-"""Pages: the feed, favourites, a meme's permalink, sign-up. The feed and
-favourites are shells that static/js/feed.js fills from the API; the permalink
-is rendered whole so share previews (OpenGraph) and readers without script
-see the meme."""
+"""Pages: the landing page, the feed, favourites, a meme's permalink, sign-up.
+The feed and favourites are shells that static/js/feed.js fills from the API;
+the landing page and the permalink are rendered whole so share previews
+(OpenGraph), search engines and readers without script see the memes."""
 
 from __future__ import annotations
+
+from pathlib import PurePosixPath
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -14,8 +16,24 @@ from django.views.decorators.http import require_http_methods
 from feed import limits
 from feed.api import feed_item
 from feed.forms import SignUpForm
-from feed.models import Report, Template, UserSettings
-from feed.ranking import SORTS, meme_row
+from feed.models import Meme, Report, Template, UserSettings
+from feed.ranking import SORTS, item_values, meme_row, with_reader_state
+
+LANDING_MEMES = 9  # three rows of three on a desktop, one column on a phone
+
+
+def home_page(request: HttpRequest) -> HttpResponse:
+    """``/``: a reader's feed, or what the site is to a visitor who is not signed in."""
+    if request.user.is_authenticated:
+        return feed_page(request)
+    return landing_page(request)
+
+
+def landing_page(request: HttpRequest) -> HttpResponse:
+    """What memesite is, a few of its best memes and the way in: one query."""
+    best = item_values(with_reader_state(Meme.objects.showcase(), request.user))[:LANDING_MEMES]
+    origin = f"{request.scheme}://{request.get_host()}"
+    return render(request, "feed/landing.html", {"memes": [feed_item(row, origin) for row in best]})
 
 
 @login_required
@@ -41,8 +59,20 @@ def meme_page(request: HttpRequest, meme_id: int) -> HttpResponse:
     if row is None:
         raise Http404("There is no such meme.")
     item = feed_item(row, f"{request.scheme}://{request.get_host()}")
-    context = {"item": item, "created_at": row["created_at"], "report_reasons": Report.Reason.choices}
+    context = {
+        "item": item,
+        "created_at": row["created_at"],
+        "download_name": download_name(item["template"]["slug"], item["id"], row["image"]),
+        "report_reasons": Report.Reason.choices,
+    }
     return render(request, "feed/meme.html", context)
+
+
+def download_name(template_slug: str, meme_id: int, image_name: str) -> str:
+    """``success-kid-1234.jpg``: the name a downloaded meme is saved under
+    (static/js/feed.js names a card's download the same way)."""
+    extension = PurePosixPath(image_name).suffix.lower() or ".jpg"
+    return f"{template_slug}-{meme_id}{extension}"
 
 
 @require_http_methods(["GET", "POST"])

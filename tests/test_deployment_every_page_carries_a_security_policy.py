@@ -37,7 +37,7 @@ def test_the_page_allows_only_our_own_scripts(client: Client, staff: User, path:
     assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
 
 
-@pytest.mark.parametrize("path", ["/accounts/login/", "/accounts/signup/", "/m/{meme}/"])
+@pytest.mark.parametrize("path", ["/", "/accounts/login/", "/accounts/signup/", "/m/{meme}/"])
 def test_signed_out_pages_carry_the_policy(client: Client, template: Template, path: str) -> None:
     response = client.get(path.format(meme=make_meme(template).pk))
     assert response.status_code == 200

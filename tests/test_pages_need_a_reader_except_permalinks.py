@@ -1,5 +1,7 @@
-"""The feed and favourites need a signed-in reader; a meme's own page is
-public so it can be shared, but only while the meme is in the feed."""
+"""The feed and favourites need a signed-in reader (a visitor at ``/`` gets the
+landing page instead: test_pages_landing_shows_visitors_the_best_memes); a
+meme's own page is public so it can be shared, but only while the meme is in
+the feed."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from feed.models import Meme, Template
 from tests.conftest import make_meme
 
 
-@pytest.mark.parametrize("path", ["/", "/favourites/"])
+@pytest.mark.parametrize("path", ["/favourites/", "/make/"])
 def test_signed_out_readers_are_sent_to_sign_in(client: Client, path: str, db: None) -> None:
     response = client.get(path)
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")

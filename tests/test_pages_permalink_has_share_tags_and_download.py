@@ -1,5 +1,6 @@
 """A meme's page carries OpenGraph tags (absolute image URL, size, alt text)
-so a shared link shows the meme, and a download link for the image."""
+so a shared link shows the meme, a share link, and a download link for the
+image named after its template and the meme (``success-1234.jpg``)."""
 
 from __future__ import annotations
 
@@ -33,8 +34,14 @@ def test_the_image_can_be_downloaded(client: Client, alice: User, template: Temp
     meme = pictured_meme(template, ["top", "bottom"], "teal")
     client.force_login(alice)
     page = client.get(f"/m/{meme.pk}/").content.decode()
-    assert f'href="http://testserver{meme.image.url}" download="memesite-{meme.pk}"' in page
+    assert f'href="http://testserver{meme.image.url}" download="success-{meme.pk}.jpg"' in page
     assert 'data-action="like"' in page
+
+
+def test_the_page_has_a_share_link_to_itself(client: Client, template: Template) -> None:
+    meme = pictured_meme(template, ["top", "bottom"], "teal")
+    page = client.get(f"/m/{meme.pk}/").content.decode()
+    assert f'<a class="share" href="http://testserver/m/{meme.pk}/" data-share>Share</a>' in page
 
 
 def test_the_page_says_when_the_meme_was_made(client: Client, template: Template) -> None:

@@ -31,6 +31,15 @@ def test_hostile_text_is_escaped_on_every_page(client: Client, db: None) -> None
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in permalink
 
 
+def test_hostile_text_is_escaped_on_the_landing_page(client: Client, db: None) -> None:
+    template = make_template("hostile", name=f"Drake {SCRIPT}")
+    make_meme(template, texts=[SCRIPT, IMAGE], image="memes/hostile.jpg")
+    page = client.get("/").content.decode()
+    assert SCRIPT not in page and "<img src=x" not in page
+    assert not re.search(r"<script(?![^>]*\ssrc=)[^>]*>", page)
+    assert "Drake &lt;script&gt;" in page and "&quot;&gt;&lt;img src=x" in page
+
+
 def test_the_api_returns_text_as_it_was_written(client: Client, alice: User) -> None:
     meme = make_meme(make_template("plain"), texts=[SCRIPT, IMAGE])
     item = client.get(f"/api/memes/{meme.pk}/").json()
@@ -42,6 +51,6 @@ def test_the_feed_script_never_writes_markup() -> None:
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1] / "static" / "js"
-    for name in ("feed.js", "site.js"):
-        source = (root / name).read_text()
+    for path in root.glob("*.js"):
+        source = path.read_text()
         assert "innerHTML" not in source and "insertAdjacentHTML" not in source and "eval(" not in source

@@ -25,6 +25,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
+from typing import TypedDict
 
 from generation.captions.config import SamplingSettings
 from generation.captions.data import Caption, caption_text
@@ -33,6 +34,15 @@ from generation.captions.sample import CaptionRequest
 
 QUESTIONS = ("coherent", "in_format", "funny", "offensive")
 SOURCES = ("product", "human")
+
+
+class Rate(TypedDict):
+    """How many of a source's captions a rater said yes to, and the Wilson 95% interval."""
+
+    yes: int
+    of: int
+    rate: float
+    wilson95: tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -134,12 +144,12 @@ def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def unblind(ratings: dict[str, dict[str, int]], key: dict[str, str]) -> dict[str, dict[str, object]]:
+def unblind(ratings: dict[str, dict[str, int]], key: dict[str, str]) -> dict[str, dict[str, Rate]]:
     """Per source and question: count, total, rate and Wilson interval; also coherent and in format."""
     missing = sorted(set(key) - set(ratings))
     if missing:
         raise ValueError(f"{len(missing)} items have no rating, e.g. {missing[0]}")
-    report: dict[str, dict[str, object]] = {}
+    report: dict[str, dict[str, Rate]] = {}
     for source in SOURCES:
         rows = [ratings[i] for i, s in key.items() if s == source]
         answers = {q: [r[q] for r in rows] for q in QUESTIONS}

@@ -73,7 +73,9 @@ def check_request(request: CaptionRequest) -> CaptionRequest:
     )
 
 
-def keywords_for(request: CaptionRequest, known: bool, rng: random.Random, formatted: bool) -> list[str]:
+def keywords_for(
+    request: CaptionRequest, known: bool, rng: random.Random, formatted: bool = False
+) -> list[str]:
     """The request's keywords; for an unseen template without any, and without a format read
     off its examples, 1-2 from its example captions."""
     if request.keywords or known or not request.examples or formatted:

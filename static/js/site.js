@@ -1,63 +1,12 @@
-// Every page: the API helper, the toast, and the settings menu (theme,
-// preferred template, reload, how-to), saved on the server so they follow the
-// reader across sign-ins and devices; and signing out the reader's API apps.
-"use strict";
+// Every page: sharing links, the settings menu (theme, preferred template,
+// reload, how-to), saved on the server so it follows the reader across
+// sign-ins and devices, and signing out the reader's API apps.
 
-(function () {
-  function csrfToken() {
-    const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
-    return match ? decodeURIComponent(match[1]) : "";
-  }
+import { api } from "./api.js";
+import "./share.js";
+import { toast } from "./toast.js";
 
-  function messageOf(body, status) {
-    if (status === 429) return "Slow down a little: too many requests. Try again in a minute.";
-    if (status === 401 || status === 403) return "Please sign in again.";
-    if (!body) return "Something went wrong; please try again.";
-    if (typeof body.detail === "string") return body.detail;
-    const parts = Object.values(body).flat().filter((part) => typeof part === "string");
-    return parts.join(" ") || "Something went wrong; please try again.";
-  }
-
-  async function api(method, url, body) {
-    const headers = { Accept: "application/json", "X-CSRFToken": csrfToken() };
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const response = await fetch(url, {
-      method,
-      headers,
-      credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    let data = null;
-    try {
-      data = await response.json();
-    } catch (ignored) {
-      data = null;
-    }
-    if (!response.ok) {
-      const error = new Error(messageOf(data, response.status));
-      error.status = response.status;
-      throw error;
-    }
-    return data;
-  }
-
-  const toastBox = document.getElementById("toast");
-  let toastTimer = 0;
-
-  function toast(text) {
-    if (!toastBox) return;
-    toastBox.textContent = text;
-    toastBox.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => {
-      toastBox.hidden = true;
-    }, 4000);
-  }
-
-  window.memesite = { api, toast };
-
-  const menu = document.getElementById("settings-menu");
-  if (!menu) return;
+function settingsMenu(menu) {
   const status = document.getElementById("settings-status");
 
   function say(text) {
@@ -97,12 +46,12 @@
       preferred.value = undoTo;
       preferredBefore = undoTo;
     });
-    document.dispatchEvent(new CustomEvent("memesite:preferred-template", { detail: preferred.value }));
   });
 
   document.getElementById("reload-feed").addEventListener("click", () => {
     menu.open = false;
-    if (window.memesiteFeed && window.memesiteFeed.reload) window.memesiteFeed.reload();
+    // The feed and favourites reload in place (feed.js listens); other pages go to the feed.
+    if (document.getElementById("feed")) document.dispatchEvent(new CustomEvent("memesite:reload-feed"));
     else window.location.href = "/";
   });
 
@@ -137,4 +86,7 @@
   document.addEventListener("click", (event) => {
     if (menu.open && !menu.contains(event.target)) menu.open = false;
   });
-})();
+}
+
+const menu = document.getElementById("settings-menu");
+if (menu) settingsMenu(menu);

@@ -121,6 +121,16 @@ def ready_meme(template: Template, texts: list[str], data: bytes, size: tuple[in
     )
 
 
+def attach_feed(page: Any) -> None:
+    """Put the page's own feed.js module at ``window.feed`` for the test's
+    expressions (``feed.order``, ``feed.stats``): the site itself sets no
+    globals, and importing the module's URL again yields the page's instance."""
+    page.evaluate(
+        "async () => { window.feed = await import("
+        "document.querySelector('script[type=module][src*=\"/js/feed\"]').src); }"
+    )
+
+
 def screenshot(page: Any, name: str) -> None:
     """Every run takes the picture; MEMESITE_SCREENSHOTS=1 keeps it in docs/images
     for the README (otherwise each test run would rewrite tracked files)."""

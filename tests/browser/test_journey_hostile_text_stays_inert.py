@@ -238,3 +238,15 @@ def test_sign_up_refuses_a_username_with_markup_and_echoes_it_as_text(
     assert not User.objects.exists()
     assert_inert(page, dialogs, [SVG])
     page.context.close()
+
+
+def test_a_visitor_sees_hostile_text_on_the_landing_page_as_text(
+    chromium: Any, live_server: Any, world: World
+) -> None:
+    page, dialogs = open_page(chromium, live_server, None)
+    page.goto("/")
+    page.locator(".landing-card img").first.wait_for()
+    # The reported meme stays off the page strangers see; the other one is shown.
+    assert page.locator(".landing-card").count() == 1
+    assert_inert(page, dialogs, [NAME, captions(world)[1]])
+    page.context.close()

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from feed.models import Meme, Reaction, Template, UserSettings
-from tests.browser.conftest import DESKTOP, ready_meme
+from tests.browser.conftest import DESKTOP, attach_feed, ready_meme
 from tests.conftest import PASSWORD, make_template
 from tests.feed_data import picture
 
@@ -35,6 +35,7 @@ def signed_in_page(chromium: Any, base: str) -> Any:
     page.fill("#id_password", PASSWORD)
     page.click("form button[type=submit]")
     page.wait_for_selector(".card")
+    attach_feed(page)
     return page
 
 
@@ -44,7 +45,7 @@ def test_j_and_l_like_the_second_meme(chromium: Any, live_server: Any) -> None:
     page.keyboard.press("j")
     page.keyboard.press("j")
     focused = page.evaluate("() => Number(document.activeElement.dataset.id)")
-    assert focused == page.evaluate("() => window.memesiteFeed.order[1]")
+    assert focused == page.evaluate("() => window.feed.order[1]")
     with page.expect_response(lambda response: "/reaction/" in response.url and response.ok):
         page.keyboard.press("l")
     assert Reaction.objects.filter(meme_id=focused, user__username="keys", value=1).exists()

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from feed.models import Template
-from tests.browser.conftest import DESKTOP, ready_meme
+from tests.browser.conftest import DESKTOP, attach_feed, ready_meme
 from tests.conftest import PASSWORD, make_template
 from tests.feed_data import picture
 
@@ -63,6 +63,7 @@ def test_five_hundred_memes_keep_the_page_light(chromium: Any, live_server: Any)
     page.fill("#id_password", PASSWORD)
     page.click("form button[type=submit]")
     page.wait_for_selector(".card img")
+    attach_feed(page)
 
     images = page.locator(".card img").evaluate_all(
         "images => images.map(i => [i.loading, i.getAttribute('width'), i.getAttribute('height')])"
@@ -70,21 +71,21 @@ def test_five_hundred_memes_keep_the_page_light(chromium: Any, live_server: Any)
     assert all(loading == "lazy" and width and height for loading, width, height in images)
 
     most = {"nodes": 0, "elements": 0, "cards": 0}
-    loaded = page.evaluate("() => window.memesiteFeed.order.length")
+    loaded = page.evaluate("() => window.feed.order.length")
     while loaded < TARGET:
         page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-        page.wait_for_function(f"() => window.memesiteFeed.order.length > {loaded}")
-        loaded = page.evaluate("() => window.memesiteFeed.order.length")
+        page.wait_for_function(f"() => window.feed.order.length > {loaded}")
+        loaded = page.evaluate("() => window.feed.order.length")
         counts = page.evaluate(COUNT_NODES)
         most = {key: max(most[key], counts[key]) for key in most}
 
-    order = page.evaluate("() => window.memesiteFeed.order")
+    order = page.evaluate("() => window.feed.order")
     assert len(order) >= TARGET and len(set(order)) == len(order)
     assert most["nodes"] < MAX_NODES, most
     assert page.evaluate("() => window.__shift") < 0.01
 
     page.evaluate("() => window.scrollTo(0, 0)")
-    page.wait_for_function("() => document.querySelector('.card').dataset.id == window.memesiteFeed.order[0]")
+    page.wait_for_function("() => document.querySelector('.card').dataset.id == window.feed.order[0]")
     assert page.evaluate(COUNT_NODES)["nodes"] < MAX_NODES
     print(f"\nmost DOM nodes while scrolling {len(order)} memes: {most}")
     context.close()

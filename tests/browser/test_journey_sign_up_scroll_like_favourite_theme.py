@@ -12,7 +12,16 @@ import pytest
 from django.contrib.auth.models import User
 
 from feed.models import Favourite, Reaction
-from tests.browser.conftest import CAPTIONS, DESKTOP, PHONE, demo_templates, ready_meme, rendered, screenshot
+from tests.browser.conftest import (
+    CAPTIONS,
+    DESKTOP,
+    PHONE,
+    attach_feed,
+    demo_templates,
+    ready_meme,
+    rendered,
+    screenshot,
+)
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
@@ -67,6 +76,7 @@ def test_a_new_readers_journey(chromium: Any, live_server: Any) -> None:
     page.wait_for_url(f"{base}/")
     assert page.locator("#howto").is_visible()
     feed_ready(page)
+    attach_feed(page)
     screenshot(page, "feed-howto.png")
     page.click("#howto-close")
     assert not page.locator("#howto").is_visible()
@@ -76,24 +86,24 @@ def test_a_new_readers_journey(chromium: Any, live_server: Any) -> None:
 
     # Scrolling loads more, without duplicates, asking 5-10 cards before the end.
     page.mouse.move(640, 450)
-    while page.evaluate("() => window.memesiteFeed.order.length") < 20:
+    while page.evaluate("() => window.feed.order.length") < 20:
         page.mouse.wheel(0, 250)
         page.wait_for_timeout(60)
-    asked_at = page.evaluate("() => window.memesiteFeed.stats.leftAtRequest")
+    asked_at = page.evaluate("() => window.feed.stats.leftAtRequest")
     assert asked_at and all(5 <= left <= 10 for left in asked_at), asked_at
     for _ in range(40):
-        if page.evaluate("() => window.memesiteFeed.order.length") >= 40:
+        if page.evaluate("() => window.feed.order.length") >= 40:
             break
         page.mouse.wheel(0, 3000)
         page.wait_for_timeout(150)
-    order = page.evaluate("window.memesiteFeed.order")
+    order = page.evaluate("window.feed.order")
     assert len(order) >= 40 and len(order) == len(set(order))
-    assert page.evaluate("window.memesiteFeed.stats.duplicates") == 0
+    assert page.evaluate("window.feed.stats.duplicates") == 0
 
     # Double-click the image to like it: the count moves at once and a heart pops.
     page.evaluate("window.scrollTo(0, 0)")
     # Scrolling back up puts the unloaded cards back, the first one first.
-    page.wait_for_function("() => document.querySelector('.card').dataset.id == window.memesiteFeed.order[0]")
+    page.wait_for_function("() => document.querySelector('.card').dataset.id == window.feed.order[0]")
     meme_id = order[0]
     card = page.locator(f'.card[data-id="{meme_id}"]')
     with page.expect_response(lambda response: "/reaction/" in response.url and response.ok):

@@ -83,10 +83,10 @@ class Command(BaseCommand):
         (out / "report.json").write_text(json.dumps({"model": saved["model"], **report}, indent=1))
         for source, answers in report.items():
             for question, figures in answers.items():
-                low, high = figures["wilson95"]  # type: ignore[index]
+                low, high = figures["wilson95"]
                 self.stdout.write(
-                    f"{source:>8} {question:>22}: {figures['yes']:>3}/{figures['of']}"  # type: ignore[index]
-                    f" = {figures['rate']:.0%}  [{low:.0%}, {high:.0%}]"  # type: ignore[index]
+                    f"{source:>8} {question:>22}: {figures['yes']:>3}/{figures['of']}"
+                    f" = {figures['rate']:.0%}  [{low:.0%}, {high:.0%}]"
                 )
 
     def discriminate(self, opts: dict[str, Any]) -> None:

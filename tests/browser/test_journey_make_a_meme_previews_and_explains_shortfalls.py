@@ -1,0 +1,127 @@
+"""On "make a meme" a reader sees the template they chose before asking; when
+fewer variants come back than asked, the page says how many and why; when a
+limit refuses the request, it says so in plain words with when to try again
+(from the 429's Retry-After header)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
+
+from feed.models import Template, UserSettings
+from generation import jobs
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.conftest import PASSWORD, make_template
+from tests.fakes import FakeCaptionModel
+
+pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
+
+
+@dataclass
+class PickyCaptionModel(FakeCaptionModel):
+    """The stand-in model, with the filters turning down the last caption of each request."""
+
+    def write(self, requests: list[Any], settings: Any, rng_seed: int | None = None) -> list[Any]:
+        written = super().write(requests, settings, rng_seed)
+        last = {caption.request_index: caption for caption in written}
+        return [caption for caption in written if caption is not last[caption.request_index]]
+
+
+@pytest.fixture
+def success(transactional_db: None) -> Template:
+    template = make_template("success", name="Success Kid")
+    reader = User.objects.create_user("maker", password=PASSWORD)
+    UserSettings.objects.create(user=reader, howto_seen=True)
+    return template
+
+
+def make_page(chromium: Any, base: str, viewport: str = "desktop") -> Any:
+    phone = viewport == "phone"
+    page = chromium.new_context(viewport=VIEWPORTS[viewport], is_mobile=phone, has_touch=phone).new_page()
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", "maker")
+    page.fill("#id_password", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{base}/")
+    page.goto(f"{base}/make/")
+    return page
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_choosing_a_template_shows_its_blank_image(
+    chromium: Any, live_server: Any, success: Template, viewport: str
+) -> None:
+    page = make_page(chromium, live_server.url, viewport)
+    preview = page.locator("#make-preview-image")
+    assert not preview.is_visible()
+    assert "Random" in page.inner_text("#make-preview")
+
+    page.select_option("#make-template", "success")
+    page.wait_for_function("() => document.getElementById('make-preview-image').naturalWidth > 0")
+    assert preview.is_visible()
+    assert preview.get_attribute("src") == success.image.url
+    assert preview.get_attribute("alt") == "The blank Success Kid template"
+    box = preview.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= VIEWPORTS[viewport]["width"]
+
+    page.select_option("#make-template", "")
+    assert not preview.is_visible()
+    page.context.close()
+
+
+def test_fewer_variants_than_asked_are_explained(chromium: Any, live_server: Any, success: Template) -> None:
+    jobs.use_caption_model(PickyCaptionModel())
+    try:
+        page = make_page(chromium, live_server.url)
+        page.select_option("#make-template", "success")
+        page.click("#make-submit")
+        page.wait_for_selector("#make-status:has-text('variants came out')", timeout=30000)
+    finally:
+        jobs.use_caption_model(None)
+    assert page.inner_text("#make-status") == (
+        "3 of 4 variants came out; the filters turned down the rest — try again or change the keywords."
+    )
+    assert page.locator(".make-card img").count() == 3
+    page.context.close()
+
+
+def test_a_throttled_request_says_when_to_try_again(
+    chromium: Any, live_server: Any, success: Template, caption_model: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "generation": "1/minute"}
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", rates)
+    cache.clear()
+    page = make_page(chromium, live_server.url)
+    page.click("#make-submit")
+    page.wait_for_selector("#make-status:has-text('memes ready')", timeout=30000)
+
+    with page.expect_response(lambda response: response.url.endswith("/api/make/")) as refused:
+        page.click("#make-submit")
+    assert refused.value.status == 429
+    wait = int(refused.value.headers["retry-after"])
+    page.wait_for_selector("#make-status:has-text('try again')")
+    said = page.inner_text("#make-status")
+    when = f"{wait} seconds" if wait < 60 else "1 minute"  # a fresh refusal waits 59-60 s
+    assert said == f"You've asked for memes 1 time this minute — try again in {when}.", said
+    assert "throttled" not in said
+    cache.clear()
+    page.context.close()
+
+
+def test_the_hourly_limit_is_explained_as_the_server_says_it(
+    chromium: Any, live_server: Any, success: Template, settings: Any
+) -> None:
+    settings.GENERATION_USER_LIMIT_PER_HOUR = 0
+    page = make_page(chromium, live_server.url)
+    page.click("#make-submit")
+    page.wait_for_selector("#make-status:has-text('an hour')")
+    assert page.inner_text("#make-status") == "You can make 0 memes an hour; please try again later."
+    page.context.close()
