@@ -13,11 +13,11 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from functools import lru_cache
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -28,9 +28,12 @@ from django.utils import timezone
 from PIL import Image
 
 from feed.models import GenerationJob, Meme, Template
+from generation.captions.config import SamplingSettings
+from generation.captions.errors import CaptionError
+from generation.captions.types import Caption, CaptionRequest, CaptionWriter
 from generation.images import ImageRejected, load_image
 from generation.layout import parse_boxes
-from generation.render import resized_template
+from generation.render import encode_meme, render_key, render_meme, resized_template
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +43,6 @@ MAX_EXAMPLES = 20
 
 class PermanentFailure(Exception):
     """Work that will fail the same way however often it is tried."""
-
-
-class CaptionWriter(Protocol):
-    version: str
-
-    def write(self, requests: list[Any], settings: Any, rng_seed: int | None = None) -> list[Any]: ...
 
 
 # One caption model per worker process, loaded on first use: Celery kills a
@@ -59,7 +56,9 @@ def caption_model() -> CaptionWriter:
     global _model
     with _model_lock:
         if _model is None:
-            from generation.captions import CaptionError, load_caption_model
+            # torch loads here, in the processes that write captions, not in
+            # every process that imports the pipeline (web, render workers).
+            from generation.captions.model import load_caption_model
 
             try:
                 _model = load_caption_model(settings.CAPTION_MODEL_DIR, settings.CAPTION_DEVICE)
@@ -118,27 +117,25 @@ def _claim(job_id: uuid.UUID) -> ClaimedJob | None:
     return ClaimedJob(job, [gid for gid in wanted if gid not in made])
 
 
-def _sample(claimed: list[ClaimedJob]) -> list[list[Any]]:
+def _sample(claimed: list[ClaimedJob]) -> list[list[Caption]]:
     """One batched forward pass for every job; a list of captions per job."""
-    from generation.captions import CaptionError, CaptionRequest, SamplingSettings
-
-    requests = [_caption_request(item, CaptionRequest) for item in claimed]
+    requests = [_caption_request(item) for item in claimed]
     seed = int(claimed[0].job.pk) % (2**31)  # a retry of the same job samples the same captions
     try:
         sampling = SamplingSettings(candidates=settings.CAPTION_CANDIDATES)
         written = caption_model().write(requests, sampling, rng_seed=seed)
     except CaptionError as error:  # a request the model refuses is refused on every retry
         raise PermanentFailure(str(error)) from None
-    per_job: list[list[Any]] = [[] for _ in claimed]
+    per_job: list[list[Caption]] = [[] for _ in claimed]
     for caption in written:  # the filters may have left a request with fewer captions
         per_job[caption.request_index].append(caption)
     return per_job
 
 
-def _caption_request(item: ClaimedJob, request_type: Callable[..., Any]) -> Any:
+def _caption_request(item: ClaimedJob) -> CaptionRequest:
     template = item.job.template
     examples = [" | ".join(caption) for caption in template.example_captions[:MAX_EXAMPLES]]
-    return request_type(
+    return CaptionRequest(
         template_key=template.model_key or None,
         box_count=template.box_count,
         keywords=list(item.job.keywords),
@@ -147,7 +144,7 @@ def _caption_request(item: ClaimedJob, request_type: Callable[..., Any]) -> Any:
     )
 
 
-def _store_memes(claimed: list[ClaimedJob], captions: list[list[Any]]) -> list[int]:
+def _store_memes(claimed: list[ClaimedJob], captions: list[list[Caption]]) -> list[int]:
     needing = iter(captions)
     with transaction.atomic():
         for item in claimed:
@@ -172,7 +169,7 @@ def _store_memes(claimed: list[ClaimedJob], captions: list[list[Any]]) -> list[i
     return waiting
 
 
-def _meme_row(job: GenerationJob, gid: uuid.UUID, caption: Any) -> Meme:
+def _meme_row(job: GenerationJob, gid: uuid.UUID, caption: Caption) -> Meme:
     return Meme(
         template=job.template,
         texts=list(caption.boxes),
@@ -212,8 +209,6 @@ def render_memes(meme_ids: Iterable[int]) -> int:
 
 def _render_file(meme: Meme) -> tuple[str, tuple[int, int]]:
     """Render and store the meme's image; returns its storage name and pixel size."""
-    from generation.render import encode_meme, render_key, render_meme
-
     template = meme.template
     boxes = parse_boxes(template.boxes)
     texts = list(meme.texts)[: len(boxes)]

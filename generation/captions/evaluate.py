@@ -27,8 +27,9 @@ from generation.captions.data import Caption, caption_text, is_validation, load_
 from generation.captions.keywords import extract_keywords, uses_keyword
 from generation.captions.model import CaptionModel
 from generation.captions.prompt import encode_texts, prompt_ids
-from generation.captions.sample import Row, sample_boxes
+from generation.captions.sample import sample_boxes
 from generation.captions.scoring import Item, nats_per_char
+from generation.captions.types import Row
 
 
 @dataclass

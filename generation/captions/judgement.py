@@ -29,7 +29,7 @@ from math import sqrt
 from generation.captions.config import SamplingSettings
 from generation.captions.data import Caption, caption_text
 from generation.captions.model import CaptionModel
-from generation.captions.sample import CaptionRequest
+from generation.captions.types import CaptionRequest
 
 QUESTIONS = ("coherent", "in_format", "funny", "offensive")
 SOURCES = ("product", "human")
