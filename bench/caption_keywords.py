@@ -26,15 +26,10 @@ os.environ.setdefault(
 )  # see train_captions: spinning threads thrash a shared CPU
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generation.captions import (
-    CaptionRequest,
-    KeywordError,
-    SamplingSettings,
-    clean_keywords,
-    load_caption_model,
-)
+from generation.captions import CaptionRequest, KeywordError, SamplingSettings, clean_keywords
 from generation.captions.data import Caption, caption_text, load_memes, normalize_caption
 from generation.captions.keywords import extract_keywords, uses_keyword
+from generation.captions.model import load_caption_model
 from generation.captions.rerank import is_bare_keyword
 
 

@@ -34,7 +34,8 @@ from generation.captions.config import SamplingSettings
 from generation.captions.errors import SamplingError
 from generation.captions.model import CaptionModel, load_caption_model
 from generation.captions.prompt import prompt_ids
-from generation.captions.sample import Row, sample_boxes
+from generation.captions.sample import sample_boxes
+from generation.captions.types import Row
 
 
 def prompts(model: CaptionModel, count: int, seed: int) -> list[Row]:

@@ -45,9 +45,10 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from feed import supply  # noqa: E402
-from feed.models import FeedPosition, GenerationJob, Meme, Template  # noqa: E402
+from feed.models import FeedPosition, Meme  # noqa: E402
+from generation import tasks  # noqa: E402
 from generation.layout import boxes_to_json, default_boxes  # noqa: E402
+from generation.models import GenerationJob, Template  # noqa: E402
 
 PASSWORD = "correct horse battery staple"
 
@@ -139,7 +140,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     logging.getLogger("django.request").setLevel(logging.ERROR)  # not a line per refusal
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    supply.send_job = lambda job_id: None  # no broker: finish_every_job plays the workers
+    tasks.send_job = lambda job_id: None  # no broker: finish_every_job plays the workers
     print(
         f"limits: {settings.GENERATION_READER_JOBS_PER_HOUR} feed jobs a reader an hour, template ceiling"
         f" {settings.GENERATION_TEMPLATE_CEILING}, {settings.GENERATION_SITE_MEMES_PER_HOUR} memes an hour"

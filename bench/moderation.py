@@ -132,8 +132,9 @@ def baselines(refuse: list[str], ordinary: list[str]) -> None:
 
 def sampled_captions(model_dir: Path, template: str, boxes: int, count: int) -> None:
     """Captions the model writes for one template, unfiltered: how many each check refuses."""
-    from generation.captions import CaptionRequest, SamplingSettings, load_caption_model
+    from generation.captions import CaptionRequest, SamplingSettings
     from generation.captions.data import caption_text
+    from generation.captions.model import load_caption_model
 
     class AcceptAll:
         def reason(self, boxes: list[str]) -> None:

@@ -46,8 +46,10 @@ from django.core.management import call_command  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 
 from feed import ranking  # noqa: E402
-from feed.models import GenerationJob, Meme, Template  # noqa: E402
+from feed.models import Meme, Template  # noqa: E402
 from generation import jobs  # noqa: E402
+from generation.models import GenerationJob  # noqa: E402
+from generation.services import reader_is_running_low  # noqa: E402
 
 READ_EVERY = 2.0  # seconds per meme a simulated reader scrolls
 STOCK_FLOOR = 10
@@ -117,8 +119,6 @@ def readers_sustained(readers: int, seconds: float) -> tuple[bool, int, float]:
     lock = threading.Lock()
 
     def scroll(user: User, offset: float) -> None:
-        from feed.supply import reader_is_running_low
-
         state = ranking.start_session("hot", None)
         due = time.time() + offset
         while due < stop_at:

@@ -20,7 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
 from feed.importer import CaptionedMemeError, template_from_captioned_meme
-from feed.models import Favourite, GenerationJob, Meme, Reaction, Report, Template, UserSettings
+from feed.models import Favourite, Meme, Reaction, Report, Template, UserSettings
 from generation.images import ImageRejected, check_size, encode_image, load_image
 from generation.layout import LayoutError, TextBox, boxes_to_json, parse_boxes
 
@@ -274,16 +274,6 @@ class MemeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def unhide(self, request: HttpRequest, queryset: QuerySet[Meme]) -> None:
         count = queryset.filter(status=Meme.Status.HIDDEN).update(status=Meme.Status.READY)
         self.message_user(request, f"{count} meme(s) back in the feed.", messages.SUCCESS)
-
-
-@admin.register(GenerationJob)
-class GenerationJobAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("id", "template", "reason", "count", "status", "attempts", "created_at", "finished_at")
-    list_filter = ("status", "reason")
-    readonly_fields = [field.name for field in GenerationJob._meta.fields]
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
 
 
 @admin.register(Report)

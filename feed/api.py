@@ -50,10 +50,10 @@ from feed.serializers import (
     TemplateSerializer,
     TokenInputSerializer,
     TokenSerializer,
-    refusals,
 )
-from feed.supply import reader_is_running_low
+from generation.services import reader_is_running_low
 from memesite.middleware import declared_length, too_large
+from memesite.refusals import refusals
 
 # --- building items ---------------------------------------------------------------
 

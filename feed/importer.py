@@ -21,8 +21,10 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.db import transaction
 from django.utils.text import slugify
+from pytesseract import TesseractError
 
 from feed.models import Template
+from generation.captions.keywords import extract_keywords
 from generation.images import MAX_BYTES, ImageRejected, encode_image, load_image
 from generation.layout import LayoutError, boxes_to_json, memegen_boxes
 from generation.moderation import refusal
@@ -209,10 +211,9 @@ def template_from_captioned_meme(
     """Make a template from a meme that already has a caption: its text is read
     (OCR), each text block becomes a box, the text is painted out of the image,
     and what was read becomes an example caption and a source of keywords."""
-    from pytesseract import TesseractError
-
+    # OpenCV loads here, when a curator makes a template from a captioned meme,
+    # not in every web process that imports the admin.
     from generation.blank import NoTextFound, make_blank_template
-    from generation.captions import extract_keywords
     from generation.ocr import TesseractMissing
 
     slug = slugify(slug or name)

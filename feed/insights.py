@@ -20,11 +20,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from feed.models import GenerationJob, Meme, Template
+from feed.models import Meme, Template
 from feed.permissions import SEE_INSIGHTS, staff_with
-from feed.serializers import refusals
-from feed.supply import STOCK_WINDOW, template_votes
 from generation import bandit
+from generation.models import GenerationJob
+from generation.services import template_votes
+from generation.stock import STOCK_WINDOW
+from memesite.refusals import refusals
 
 THROUGHPUT_WINDOW = timedelta(hours=1)
 

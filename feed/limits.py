@@ -7,13 +7,14 @@ across web processes and under parallel requests on SQLite and PostgreSQL.
 Each action, its key, and the settings of its rate:
 
 * like, dislike, favourite, report, staff hide: ``reactions:reader:ID``, THROTTLE_REACTIONS;
-* make a meme: ``generation:reader:ID``, THROTTLE_GENERATION (and feed.supply's own);
+* make a meme: ``generation:reader:ID``, THROTTLE_GENERATION (and generation.services' own);
 * a fresh feed read, which starts a new frozen feed: ``feed_sessions:reader:ID``,
   THROTTLE_FEED_SESSIONS;
 * sign-up: ``sign-up:address:ADDRESS`` and ``sign-up:site``, SIGN_UP_ADDRESS_LIMIT_PER_HOUR
   and SIGN_UP_GLOBAL_LIMIT_PER_HOUR;
-* memes queued (feed.supply): ``feed-jobs:reader:ID``, ``memes:site`` and the make-a-meme
-  keys, GENERATION_READER_JOBS_PER_HOUR, GENERATION_SITE_MEMES_PER_HOUR and the others.
+* memes queued (generation.services, through generation.outlet): ``feed-jobs:reader:ID``,
+  ``memes:site`` and the make-a-meme keys, GENERATION_READER_JOBS_PER_HOUR,
+  GENERATION_SITE_MEMES_PER_HOUR and the others.
 
 A rate of ``120/minute`` holds 120 uses and gives one back every half second.
 """
@@ -87,7 +88,9 @@ def rate_of(scope: str) -> Rate:
 
 
 class ScopedLimit(BaseThrottle):
-    """DRF's throttle for a view's ``throttle_scope``, on the buckets above.
+    """DRF's throttle for a view's ``throttle_scope``, on the buckets above; the
+    site's default throttle (settings.REST_FRAMEWORK), which lets a view without
+    a scope through.
 
     Replaces DRF's ScopedRateThrottle, whose check and count are two separate
     cache operations: 300 parallel requests under a limit of 120 all passed.
@@ -97,7 +100,9 @@ class ScopedLimit(BaseThrottle):
     rate = Rate(1, 1)
 
     def allow_request(self, request: Request, view: Any) -> bool:
-        scope = view.throttle_scope
+        scope = getattr(view, "throttle_scope", None)
+        if scope is None:
+            return True
         self.rate = rate_of(scope)
         self.key = f"{scope}:{requester(request)}"
         return take(self.key, self.rate)

@@ -1,57 +1,28 @@
-"""What people see and do: templates, memes, reactions, favourites, settings,
-and the generation jobs that are the source of truth for what was asked."""
+"""What people see and do: memes with their votes and scores, reactions,
+favourites, reports, settings, feed sessions and rate limits.
+
+A meme's row extends the part generation writes (generation.models.GeneratedMeme);
+``Template`` is generation's template under the feed's name (a proxy on the
+same row), which the curation admin and the ranking use."""
 
 from __future__ import annotations
 
 import functools
 import time
-import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
-from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
 from django.db.models import F, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Cast, Coalesce, Greatest
 from django.db.models.lookups import LessThan
 from django.utils import timezone
 
-from generation.layout import LayoutError, boxes_to_json, parse_boxes
-from generation.moderation import refusal, shown_form
+from generation import models as generation
 
 
-def validate_boxes(value: Any) -> None:
-    try:
-        parse_boxes(value)
-    except LayoutError as error:
-        raise ValidationError(str(error)) from None
-
-
-def validate_text_list(value: Any) -> None:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ValidationError("must be a list of texts")
-
-
-def checked_text(text: str) -> str:
-    """Curator text as memes show it, or ValidationError saying why it may not be shown."""
-    refused = refusal(text)
-    if refused is not None:
-        raise ValidationError(f"{shown_form(text)!r} {refused.message}")
-    return shown_form(text)
-
-
-def validate_captions(value: Any) -> None:
-    if not isinstance(value, list) or not all(
-        isinstance(caption, list) and all(isinstance(box, str) for box in caption) for caption in value
-    ):
-        raise ValidationError("example captions must be a list of captions, each a list of box texts")
-
-
-class TemplateQuerySet(models.QuerySet["Template"]):
-    def active(self) -> TemplateQuerySet:
-        return self.filter(is_active=True)
-
+class TemplateQuerySet(generation.TemplateQuerySet["Template"]):
     def refresh_like_rates(self) -> int:
         """Recompute each template's like rate from its memes' counts, in one UPDATE.
 
@@ -66,82 +37,16 @@ class TemplateQuerySet(models.QuerySet["Template"]):
         return self.update(like_rate=Cast(smoothed, models.FloatField()))
 
 
-class Template(models.Model):
-    class MarkPosition(models.TextChoices):
-        BOTTOM_RIGHT = "bottom-right", "bottom right"
-        BOTTOM_LEFT = "bottom-left", "bottom left"
-        TOP_RIGHT = "top-right", "top right"
-        TOP_LEFT = "top-left", "top left"
+class Template(generation.Template):
+    """Generation's template (the same row) as the site curates and ranks it.
 
-    name = models.CharField(max_length=120)
-    slug = models.SlugField(max_length=80, unique=True)
-    image = models.ImageField(upload_to="templates/")
-    image_sha256 = models.CharField(max_length=64, editable=False, default="")
-    alternative_names = models.JSONField(default=list, blank=True, validators=[validate_text_list])
-    keywords = models.JSONField(default=list, blank=True, validators=[validate_text_list])
-    example_captions = models.JSONField(default=list, blank=True, validators=[validate_captions])
-    boxes = models.JSONField(validators=[validate_boxes])
-    # The caption model's name for this template (its ImgFlip slug); blank for
-    # templates it never saw, which it writes for through a generic token.
-    model_key = models.CharField(max_length=120, blank=True, default="")
-    mark_position = models.CharField(
-        max_length=20, choices=MarkPosition.choices, default=MarkPosition.BOTTOM_RIGHT
-    )
-    is_active = models.BooleanField(default=True)
-    # Share of likes among votes on this template's memes, smoothed toward
-    # PRIOR_LIKE_RATE: the prior a new meme's rating starts from.
-    like_rate = models.FloatField(default=0.5)
-    source = models.URLField(blank=True, default="")
-    credit = models.CharField(max_length=300, blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    A proxy, so that the curation admin keeps its addresses (/admin/feed/template/)
+    and curators keep their permissions, and the feed keeps its like rates here."""
 
-    objects = TemplateQuerySet.as_manager()
+    objects: ClassVar[models.Manager[Template]] = TemplateQuerySet.as_manager()
 
     class Meta:
-        ordering = ["name"]
-
-    def __str__(self) -> str:
-        return self.name
-
-    @property
-    def box_count(self) -> int:
-        return len(self.boxes)
-
-    def clean(self) -> None:
-        errors: dict[str, str] = {}
-        try:
-            self.boxes = boxes_to_json(parse_boxes(self.boxes))
-        except LayoutError as error:
-            errors["boxes"] = str(error)
-        errors.update(self.fold_curator_texts())
-        if errors:
-            raise ValidationError(errors)
-
-    def fold_curator_texts(self) -> dict[str, str]:
-        """Name, alternative names, keywords and example captions in the form memes show text
-        (NFKC), each through the check every shown text passes; {field: why} for a refused one."""
-        errors: dict[str, str] = {}
-        try:
-            self.name = checked_text(self.name)
-        except ValidationError as error:
-            errors["name"] = " ".join(error.messages)
-        for name in ("alternative_names", "keywords"):
-            texts = getattr(self, name)
-            if isinstance(texts, list) and all(isinstance(t, str) for t in texts):
-                try:
-                    setattr(self, name, [checked_text(t) for t in texts])
-                except ValidationError as error:
-                    errors[name] = " ".join(error.messages)
-        captions = self.example_captions
-        if isinstance(captions, list) and all(isinstance(c, list) for c in captions):
-            try:  # a caption is judged whole, boxes joined, as generated captions are
-                for caption in captions:
-                    checked_text(" | ".join(map(str, caption)))
-                self.example_captions = [[shown_form(str(box)) for box in c] for c in captions]
-            except ValidationError as error:
-                errors["example_captions"] = " ".join(error.messages)
-        return errors
+        proxy = True
 
 
 FEW_VOTES = 5  # likes + dislikes below this count as "few": such memes get shown to earn votes
@@ -162,34 +67,10 @@ class MemeQuerySet(models.QuerySet["Meme"]):
         return self.visible().filter(reports=0).exclude(image="").best_first()
 
 
-class Meme(models.Model):
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        READY = "ready"
-        FAILED = "failed"
-        HIDDEN = "hidden"
+class Meme(generation.GeneratedMeme):
+    """A meme as readers see it: generation's part of the row (template, texts,
+    status, image) and what readers do with it (votes, scores)."""
 
-    template = models.ForeignKey(Template, on_delete=models.PROTECT, related_name="memes")
-    texts = models.JSONField(default=list)
-    keywords = models.JSONField(default=list, blank=True)
-    image = models.ImageField(upload_to="memes/", blank=True, default="")
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    failure_reason = models.TextField(blank=True, default="")
-    # Unique per generated meme, derived from its job: a retried or redelivered
-    # job finds its memes by this id instead of making them twice.
-    generation_id = models.UUIDField(unique=True, default=uuid.uuid4, editable=False)
-    job = models.ForeignKey(
-        "GenerationJob", on_delete=models.SET_NULL, null=True, blank=True, related_name="memes"
-    )
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    model_version = models.CharField(max_length=64, blank=True, default="")
-    sampling = models.JSONField(default=dict, blank=True)
-    # When a render message for this meme last went to the broker (see sweeper).
-    render_sent_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    ready_at = models.DateTimeField(null=True, blank=True)
     likes = models.PositiveIntegerField(default=0)
     dislikes = models.PositiveIntegerField(default=0)
     favourites = models.PositiveIntegerField(default=0)
@@ -201,9 +82,6 @@ class Meme(models.Model):
     # when the meme became ready, frozen so a template's swing does not
     # reshuffle old memes.
     prior = models.FloatField(default=0.5)
-    # Pixel size of the rendered image, so pages reserve its space before it loads.
-    width = models.PositiveIntegerField(null=True, blank=True)
-    height = models.PositiveIntegerField(null=True, blank=True)
 
     objects = MemeQuerySet.as_manager()
 
@@ -240,10 +118,6 @@ class Meme(models.Model):
 
     def __str__(self) -> str:
         return " / ".join(self.texts) or f"meme {self.pk}"
-
-    @property
-    def caption(self) -> str:
-        return " / ".join(text for text in self.texts if text)
 
     def hide(self) -> None:
         Meme.objects.filter(pk=self.pk, status=Meme.Status.READY).update(status=Meme.Status.HIDDEN)
@@ -343,7 +217,9 @@ class UserSettings(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memesite_settings"
     )
     theme = models.CharField(max_length=10, choices=Theme.choices, default=Theme.SYSTEM)
-    preferred_template = models.ForeignKey(Template, on_delete=models.SET_NULL, null=True, blank=True)
+    preferred_template = models.ForeignKey(
+        generation.Template, on_delete=models.SET_NULL, null=True, blank=True
+    )
     howto_seen = models.BooleanField(default=False)
 
     class Meta:
@@ -365,89 +241,6 @@ class UserSettings(models.Model):
         shown = UserSettings.objects.filter(pk=self.pk, howto_seen=False).update(howto_seen=True)
         self.howto_seen = True
         return shown == 1
-
-
-class GenerationJob(models.Model):
-    """One request for memes: by the stock top-up, a user's scroll, or "make a meme".
-
-    A worker claims it with a conditional update (queued → running); a sweeper
-    puts jobs back to queued when their claim is older than the deadline."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued"
-        RUNNING = "running"
-        DONE = "done"
-        FAILED = "failed"
-
-    class Reason(models.TextChoices):
-        STOCK = "stock", "stock top-up"
-        FEED = "feed", "a reader near the end of the feed"
-        REQUEST = "request", "make a meme"
-        DEMO = "demo", "demo pack"
-
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    template = models.ForeignKey(Template, on_delete=models.CASCADE, related_name="jobs")
-    keywords = models.JSONField(default=list, blank=True)
-    count = models.PositiveSmallIntegerField(default=1)
-    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.STOCK)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
-    )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    # Set once every caption of the job is written and its memes exist as rows.
-    captions_written = models.BooleanField(default=False)
-    # When a message for this job last went to the broker: the sweeper sends it
-    # again when a queued job has waited past the deadline (a lost message).
-    queued_at = models.DateTimeField(default=timezone.now)
-    claimed_at = models.DateTimeField(null=True, blank=True)
-    error = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-
-    MAX_ATTEMPTS = 3
-
-    class Meta:
-        indexes = [
-            models.Index(fields=["status", "claimed_at"], name="job_status_claimed"),
-            models.Index(fields=["status", "queued_at"], name="job_status_queued"),
-            models.Index(fields=["requested_by", "status"], name="job_requester_status"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.count} × {self.template} ({self.reason}, {self.status})"
-
-    def claim(self) -> bool:
-        """Take the job for this worker; False when another worker has it or it is done."""
-        claimed = GenerationJob.objects.filter(pk=self.pk, status=self.Status.QUEUED).update(
-            status=self.Status.RUNNING, claimed_at=timezone.now(), attempts=F("attempts") + 1
-        )
-        return claimed == 1
-
-    def release(self) -> None:
-        """Give a running job back to the queue after a transient failure."""
-        GenerationJob.objects.filter(pk=self.pk, status=self.Status.RUNNING).update(
-            status=self.Status.QUEUED, queued_at=timezone.now()
-        )
-
-    def fail(self, reason: str) -> None:
-        """End the job for good; its memes that never rendered fail with the same reason."""
-        with transaction.atomic():
-            GenerationJob.objects.filter(pk=self.pk).exclude(status=self.Status.DONE).update(
-                status=self.Status.FAILED, error=reason[:2000], finished_at=timezone.now()
-            )
-            Meme.objects.filter(job_id=self.pk, status=Meme.Status.QUEUED).update(
-                status=Meme.Status.FAILED, failure_reason=reason[:2000]
-            )
-
-    def finish_if_complete(self) -> bool:
-        """Mark the job done once its captions are written and none of its memes waits to render."""
-        if Meme.objects.filter(job_id=self.pk, status=Meme.Status.QUEUED).exists():
-            return False
-        done = GenerationJob.objects.filter(
-            pk=self.pk, status=self.Status.RUNNING, captions_written=True
-        ).update(status=self.Status.DONE, finished_at=timezone.now())
-        return done == 1
 
 
 def increment(meme_id: int, **changes: int) -> int:

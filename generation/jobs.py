@@ -13,11 +13,11 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import lru_cache
-from typing import Any, Literal, Protocol
+from typing import Literal
 
 from django.conf import settings
 from django.core.files.base import ContentFile
@@ -27,10 +27,14 @@ from django.db.models import Q
 from django.utils import timezone
 from PIL import Image
 
-from feed.models import GenerationJob, Meme, Template
+from generation.captions.config import SamplingSettings
+from generation.captions.errors import CaptionError
+from generation.captions.types import Caption, CaptionRequest, CaptionWriter
 from generation.images import ImageRejected, load_image
 from generation.layout import parse_boxes
-from generation.render import resized_template
+from generation.models import GeneratedMeme, GenerationJob, Template
+from generation.outlet import memes, outlet
+from generation.render import encode_meme, render_key, render_meme, resized_template
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +44,6 @@ MAX_EXAMPLES = 20
 
 class PermanentFailure(Exception):
     """Work that will fail the same way however often it is tried."""
-
-
-class CaptionWriter(Protocol):
-    version: str
-
-    def write(self, requests: list[Any], settings: Any, rng_seed: int | None = None) -> list[Any]: ...
 
 
 # One caption model per worker process, loaded on first use: Celery kills a
@@ -59,7 +57,9 @@ def caption_model() -> CaptionWriter:
     global _model
     with _model_lock:
         if _model is None:
-            from generation.captions import CaptionError, load_caption_model
+            # torch loads here, in the processes that write captions, not in
+            # every process that imports the pipeline (web, render workers).
+            from generation.captions.model import load_caption_model
 
             try:
                 _model = load_caption_model(settings.CAPTION_MODEL_DIR, settings.CAPTION_DEVICE)
@@ -114,31 +114,29 @@ def _claim(job_id: uuid.UUID) -> ClaimedJob | None:
     if job is None or not job.claim():
         return None
     wanted = [generation_id(job.pk, index) for index in range(job.count)]
-    made = set(Meme.objects.filter(generation_id__in=wanted).values_list("generation_id", flat=True))
+    made = set(memes().filter(generation_id__in=wanted).values_list("generation_id", flat=True))
     return ClaimedJob(job, [gid for gid in wanted if gid not in made])
 
 
-def _sample(claimed: list[ClaimedJob]) -> list[list[Any]]:
+def _sample(claimed: list[ClaimedJob]) -> list[list[Caption]]:
     """One batched forward pass for every job; a list of captions per job."""
-    from generation.captions import CaptionError, CaptionRequest, SamplingSettings
-
-    requests = [_caption_request(item, CaptionRequest) for item in claimed]
+    requests = [_caption_request(item) for item in claimed]
     seed = int(claimed[0].job.pk) % (2**31)  # a retry of the same job samples the same captions
     try:
         sampling = SamplingSettings(candidates=settings.CAPTION_CANDIDATES)
         written = caption_model().write(requests, sampling, rng_seed=seed)
     except CaptionError as error:  # a request the model refuses is refused on every retry
         raise PermanentFailure(str(error)) from None
-    per_job: list[list[Any]] = [[] for _ in claimed]
+    per_job: list[list[Caption]] = [[] for _ in claimed]
     for caption in written:  # the filters may have left a request with fewer captions
         per_job[caption.request_index].append(caption)
     return per_job
 
 
-def _caption_request(item: ClaimedJob, request_type: Callable[..., Any]) -> Any:
+def _caption_request(item: ClaimedJob) -> CaptionRequest:
     template = item.job.template
     examples = [" | ".join(caption) for caption in template.example_captions[:MAX_EXAMPLES]]
-    return request_type(
+    return CaptionRequest(
         template_key=template.model_key or None,
         box_count=template.box_count,
         keywords=list(item.job.keywords),
@@ -147,12 +145,12 @@ def _caption_request(item: ClaimedJob, request_type: Callable[..., Any]) -> Any:
     )
 
 
-def _store_memes(claimed: list[ClaimedJob], captions: list[list[Any]]) -> list[int]:
+def _store_memes(claimed: list[ClaimedJob], captions: list[list[Caption]]) -> list[int]:
     needing = iter(captions)
     with transaction.atomic():
         for item in claimed:
             made = next(needing) if item.missing else []
-            Meme.objects.bulk_create(
+            memes().bulk_create(
                 [_meme_row(item.job, gid, caption) for gid, caption in zip(item.missing, made, strict=False)],
                 ignore_conflicts=True,  # a redelivered job racing its first run makes no duplicates
             )
@@ -164,16 +162,18 @@ def _store_memes(claimed: list[ClaimedJob], captions: list[list[Any]]) -> list[i
                 )
         job_ids = [item.job.pk for item in claimed]
         waiting = list(
-            Meme.objects.filter(job_id__in=job_ids, status=Meme.Status.QUEUED).values_list("id", flat=True)
+            memes()
+            .filter(job_id__in=job_ids, status=GeneratedMeme.Status.QUEUED)
+            .values_list("pk", flat=True)
         )
-        Meme.objects.filter(pk__in=waiting).update(render_sent_at=timezone.now())
+        memes().filter(pk__in=waiting).update(render_sent_at=timezone.now())
     for item in claimed:
         item.job.finish_if_complete()  # a job whose captions were all filtered out ends here
     return waiting
 
 
-def _meme_row(job: GenerationJob, gid: uuid.UUID, caption: Any) -> Meme:
-    return Meme(
+def _meme_row(job: GenerationJob, gid: uuid.UUID, caption: Caption) -> GeneratedMeme:
+    return outlet().meme_model(
         template=job.template,
         texts=list(caption.boxes),
         keywords=list(caption.keywords),
@@ -192,14 +192,14 @@ def render_memes(meme_ids: Iterable[int]) -> int:
     """Render each queued meme and make it ready; returns how many became ready."""
     ready = 0
     job_ids = set()
-    for meme in Meme.objects.select_related("template").filter(
-        pk__in=list(meme_ids), status=Meme.Status.QUEUED
+    for meme in (
+        memes().select_related("template").filter(pk__in=list(meme_ids), status=GeneratedMeme.Status.QUEUED)
     ):
         try:
             name, size = _render_file(meme)
         except PermanentFailure as error:
-            Meme.objects.filter(pk=meme.pk, status=Meme.Status.QUEUED).update(
-                status=Meme.Status.FAILED, failure_reason=str(error)[:2000]
+            memes().filter(pk=meme.pk, status=GeneratedMeme.Status.QUEUED).update(
+                status=GeneratedMeme.Status.FAILED, failure_reason=str(error)[:2000]
             )
         else:
             ready += _mark_ready(meme, name, size)
@@ -210,10 +210,8 @@ def render_memes(meme_ids: Iterable[int]) -> int:
     return ready
 
 
-def _render_file(meme: Meme) -> tuple[str, tuple[int, int]]:
+def _render_file(meme: GeneratedMeme) -> tuple[str, tuple[int, int]]:
     """Render and store the meme's image; returns its storage name and pixel size."""
-    from generation.render import encode_meme, render_key, render_meme
-
     template = meme.template
     boxes = parse_boxes(template.boxes)
     texts = list(meme.texts)[: len(boxes)]
@@ -249,16 +247,19 @@ def _template_at_width(name: str, sha256: str, width: int) -> Image.Image:
     return resized_template(load_image(data, name).image, width)
 
 
-def _mark_ready(meme: Meme, image_name: str, size: tuple[int, int]) -> int:
+def _mark_ready(meme: GeneratedMeme, image_name: str, size: tuple[int, int]) -> int:
     now = timezone.now()
-    return Meme.objects.filter(pk=meme.pk, status=Meme.Status.QUEUED).update(
-        status=Meme.Status.READY,
-        image=image_name,
-        width=size[0],
-        height=size[1],
-        ready_at=now,
-        # New memes start from their template's like rate (see feed.models).
-        **Meme.initial_scores(now, prior=meme.template.like_rate),
+    return (
+        memes()
+        .filter(pk=meme.pk, status=GeneratedMeme.Status.QUEUED)
+        .update(
+            status=GeneratedMeme.Status.READY,
+            image=image_name,
+            width=size[0],
+            height=size[1],
+            ready_at=now,
+            **outlet().scores_when_ready(meme, now),  # the site's own columns, e.g. its starting scores
+        )
     )
 
 
@@ -273,7 +274,7 @@ class Sweep:
     resent_memes: list[int]
 
 
-def sweep(now: Any = None) -> Sweep:
+def sweep(now: datetime | None = None) -> Sweep:
     """Find work a dead worker or a lost message left behind and queue it again."""
     now = now or timezone.now()
     deadline = now - timedelta(seconds=settings.GENERATION_JOB_DEADLINE_SECONDS)
@@ -289,9 +290,11 @@ def sweep(now: Any = None) -> Sweep:
     lost = GenerationJob.objects.filter(status=GenerationJob.Status.QUEUED, queued_at__lt=deadline)
     resent = list(lost.values_list("pk", flat=True))
     GenerationJob.objects.filter(pk__in=resent).update(queued_at=now)
-    waiting = Meme.objects.filter(status=Meme.Status.QUEUED).filter(
-        Q(render_sent_at__lt=deadline) | Q(render_sent_at__isnull=True, created_at__lt=deadline)
+    waiting = (
+        memes()
+        .filter(status=GeneratedMeme.Status.QUEUED)
+        .filter(Q(render_sent_at__lt=deadline) | Q(render_sent_at__isnull=True, created_at__lt=deadline))
     )
-    memes = list(waiting.values_list("pk", flat=True))
-    Meme.objects.filter(pk__in=memes).update(render_sent_at=now)
-    return Sweep(requeued, resent, failed, memes)
+    unrendered = list(waiting.values_list("pk", flat=True))
+    memes().filter(pk__in=unrendered).update(render_sent_at=now)
+    return Sweep(requeued, resent, failed, unrendered)

@@ -1,21 +1,44 @@
-"""Celery tasks: thin wrappers that take ids and call generation.jobs.
+"""Celery tasks: thin wrappers that take ids and call generation.jobs, and the
+sending of jobs to them.
 
 Caption writing runs on the ``model`` queue (GPU workers: one solo process per
 GPU); rendering and housekeeping on ``default`` (CELERY_TASK_ROUTES in settings). Every task is safe to retry
-and to receive twice.
+and to receive twice. Task names are the messages' addresses: a rename must keep
+the old name as well, or messages already queued under it are lost.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
+from collections.abc import Iterable
+from functools import partial
 
 from celery import shared_task
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
+from kombu.exceptions import OperationalError as BrokerError
 
-from generation import jobs
+from generation import jobs, stock
+
+log = logging.getLogger(__name__)
 
 # Transient failures (a database restart, a full disk) are retried with backoff.
 TRANSIENT = (DatabaseError, OSError)
+
+
+def queue_jobs(job_ids: Iterable[uuid.UUID]) -> None:
+    """Send each job to the model queue once the transaction that made it commits."""
+    for job_id in job_ids:
+        transaction.on_commit(partial(send_job, str(job_id)))
+
+
+def send_job(job_id: str) -> None:
+    """A broker out of reach fails no request: the job is a row already, and the
+    sweeper sends it again once it has waited past the deadline."""
+    try:
+        write_captions.delay([job_id])
+    except BrokerError as error:
+        log.warning("job %s not sent, the sweeper will send it: %s", job_id, error)
 
 
 @shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=2, max_retries=5)
@@ -42,6 +65,4 @@ def sweep() -> None:
 
 @shared_task
 def top_up_stock() -> None:
-    from feed.supply import top_up_stock as top_up
-
-    top_up()
+    queue_jobs(job.pk for job in stock.top_up_stock())

@@ -305,6 +305,9 @@ REST_FRAMEWORK = {
     # JSON out, in every configuration: no browsable API (an HTML page of every
     # endpoint's forms) for a browser that asks for text/html.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # A view with a ``throttle_scope`` takes a use of THROTTLE_<SCOPE> from the
+    # site's one limiter (feed/limits.py); a view without one is not throttled.
+    "DEFAULT_THROTTLE_CLASSES": ["feed.limits.ScopedLimit"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
@@ -389,7 +392,7 @@ GENERATION_JOB_DEADLINE_SECONDS = env_int("GENERATION_JOB_DEADLINE_SECONDS", 300
 GENERATION_USER_LIMIT_PER_HOUR = env_int("GENERATION_USER_LIMIT_PER_HOUR", 30, minimum=1)
 GENERATION_GLOBAL_LIMIT_PER_MINUTE = env_int("GENERATION_GLOBAL_LIMIT_PER_MINUTE", 600, minimum=1)
 # Jobs a reader's scrolling may start in an hour, once they have been served
-# every ready meme of what they read (feed/supply.py): 8 × 64 = 512 new memes
+# every ready meme of what they read (generation/services.py): 8 × 64 = 512 new memes
 # an hour, one every 7 s, more than a person reads beyond what is already
 # there. A script paging as fast as it can costs no more.
 GENERATION_READER_JOBS_PER_HOUR = env_int("GENERATION_READER_JOBS_PER_HOUR", 8, minimum=1)

@@ -5,14 +5,11 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 
 from feed import media
 from feed.insights import InsightsView, insights_page
-from feed.making import MakeRequestView, MakeStatusView, make_page
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("admin/", admin.site.urls),
-    path("api/make/", MakeRequestView.as_view(), name="api-make"),
-    path("api/make/<uuid:job_id>/", MakeStatusView.as_view(), name="api-make-status"),
+    path("", include("generation.urls")),  # "make a meme": /api/make/… and /make/
     path("api/insights/", InsightsView.as_view(), name="api-insights"),
-    path("make/", make_page, name="make"),
     path("insights/", insights_page, name="insights"),
     path("api/", include("feed.api_urls")),
     path("", include("feed.urls")),

@@ -5,16 +5,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
-
-@dataclass
-class FakeCaption:
-    boxes: list[str]
-    keywords: list[str]
-    model_version: str
-    sampling: dict[str, Any]
-    request_index: int = 0
+from generation.captions.config import SamplingSettings
+from generation.captions.types import Caption, CaptionRequest
 
 
 @dataclass
@@ -22,15 +15,17 @@ class FakeCaptionModel:
     version: str = "fake-model-1"
     fail_with: Exception | None = None
     seconds_per_call: float = 0.0  # to keep a worker busy long enough to kill it mid-batch
-    requests: list[Any] = field(default_factory=list)
+    requests: list[CaptionRequest] = field(default_factory=list)
 
-    def write(self, requests: list[Any], settings: Any, rng_seed: int | None = None) -> list[FakeCaption]:
+    def write(
+        self, requests: list[CaptionRequest], settings: SamplingSettings, rng_seed: int | None = None
+    ) -> list[Caption]:
         if self.fail_with is not None:
             raise self.fail_with
         time.sleep(self.seconds_per_call)
         self.requests.extend(requests)
         return [
-            FakeCaption(
+            Caption(
                 boxes=[f"{request.template_key or 'any'} {n} box {box}" for box in range(request.box_count)],
                 keywords=list(request.keywords),
                 model_version=self.version,

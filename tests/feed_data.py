@@ -13,7 +13,8 @@ from django.test import Client
 from django.utils import timezone
 from PIL import Image, ImageDraw
 
-from feed.models import Meme, Template, hot_of, rating_of
+from feed.models import Meme, hot_of, rating_of
+from generation.models import GenerationJob, Template
 
 PASSWORD_HASH = "!"  # unusable: these readers only react through the model
 
@@ -109,8 +110,6 @@ def pictured_meme(
 def finish_every_job() -> int:
     """An instant pipeline: every open job's memes are made, ready, at once.
     Returns how many memes it made."""
-    from feed.models import GenerationJob
-
     made = 0
     for job in GenerationJob.objects.filter(status__in=["queued", "running"]).select_related("template"):
         now = timezone.now()

@@ -23,7 +23,6 @@ from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
 from feed.models import (
     Favourite,
-    GenerationJob,
     Meme,
     Reaction,
     Template,
@@ -31,6 +30,7 @@ from feed.models import (
     set_favourite,
     set_reaction,
 )
+from generation.models import GenerationJob
 from tests.conftest import PASSWORD, make_meme, make_template
 from tests.feed_data import pictured_meme
 

@@ -25,7 +25,8 @@ from schemathesis.checks import (
 )
 
 from feed import models
-from feed.models import GenerationJob, Meme
+from feed.models import Meme
+from generation.models import GenerationJob
 from memesite.wsgi import application
 from tests.conftest import make_meme, make_template
 

@@ -9,8 +9,9 @@ import torch
 from generation.captions.config import SamplingSettings
 from generation.captions.model import CaptionModel
 from generation.captions.prompt import encode_texts, prompt_ids
-from generation.captions.sample import Row, guide, sample_boxes
+from generation.captions.sample import guide, sample_boxes
 from generation.captions.tiny import tiny_caption_model
+from generation.captions.types import Row
 
 GREEDY = {"temperature": 1e-6, "top_k": 0, "top_p": 1.0, "max_new_tokens": 30, "keyword_boost": 0.0}
 

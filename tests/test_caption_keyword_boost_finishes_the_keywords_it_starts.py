@@ -2,8 +2,9 @@ import torch
 
 from generation.captions.config import SamplingSettings
 from generation.captions.prompt import encode_texts, prompt_ids
-from generation.captions.sample import Row, sample_boxes
+from generation.captions.sample import sample_boxes
 from generation.captions.tiny import tiny_caption_model
+from generation.captions.types import Row
 
 
 def rows_with_keyword(keyword: str, count: int) -> tuple[object, list[Row]]:

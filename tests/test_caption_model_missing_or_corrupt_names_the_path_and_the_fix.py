@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from generation.captions import CaptionError, CaptionModelMissing, load_caption_model
-from generation.captions.model import save_model_dir
+from generation.captions import CaptionError, CaptionModelMissing
+from generation.captions.model import load_caption_model, save_model_dir
 from generation.captions.tiny import tiny_caption_model
 
 

@@ -14,7 +14,8 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from feed.importer import import_templates
-from feed.models import GenerationJob, Template
+from feed.models import Template
+from generation.models import GenerationJob
 from tests.conftest import jpeg_bytes, make_template
 from tests.template_folders import write_template_folder
 

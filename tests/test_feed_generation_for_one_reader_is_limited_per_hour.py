@@ -11,7 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import GenerationJob, Meme, Template
+from feed.models import Meme, Template
+from generation.models import GenerationJob
 from tests.feed_data import bulk_memes, page_as_fast_as_possible
 
 

@@ -14,8 +14,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from feed.models import GenerationJob, Meme, Template
-from feed.supply import reader_is_running_low
+from feed.models import Meme, Template
+from generation.models import GenerationJob
+from generation.services import reader_is_running_low
 from tests.feed_data import bulk_memes, page_as_fast_as_possible, readers
 
 CEILING = 200

@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from kombu.exceptions import OperationalError
 
-from feed.models import GenerationJob
+from generation.models import GenerationJob
 from tests.conftest import PASSWORD, make_template
 from tests.feed_data import bulk_memes
 

@@ -1,4 +1,4 @@
-"""The feed calls feed.supply.reader_is_running_low(reader, template) when the
+"""The feed calls generation.services.reader_is_running_low(reader, template) when the
 page it serves leaves fewer than 10 ready memes the reader has not been
 served, and memes made after that reach the reader on the next pages."""
 

@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from feed import supply
-from feed.models import GenerationJob, Meme, Reaction
-from feed.supply import reader_is_running_low
+from feed.models import Meme, Reaction
+from generation import services
+from generation.models import GenerationJob
+from generation.services import reader_is_running_low
 from tests.conftest import make_meme, make_template
 
 TASTE = {"loved": 0.9, "fine": 0.5, "disliked": 0.1}  # chance a reader likes a meme of each template
@@ -22,8 +23,8 @@ def test_generation_moves_toward_the_liked_template(
     settings.GENERATION_SITE_MEMES_PER_HOUR = 10_000  # 120 jobs of 64 in one go
     rng = random.Random(7)
     draws = random.Random(11)  # the bandit's own draws, seeded so the test is repeatable
-    pick = supply._bandit_pick
-    monkeypatch.setattr(supply, "_bandit_pick", lambda rng=None: pick(draws))
+    pick = services._bandit_pick
+    monkeypatch.setattr(services, "_bandit_pick", lambda rng=None: pick(draws))
     templates = {slug: make_template(slug) for slug in TASTE}
     readers = [User.objects.create_user(f"reader{n}") for n in range(30)]
     picked: list[str] = []

@@ -13,9 +13,11 @@ from django.contrib.auth.models import User
 from django.db.models import Sum
 from rest_framework.test import APIClient
 
-from feed import supply
-from feed.models import GenerationJob, Template
-from feed.supply import reader_is_running_low, top_up_stock
+from feed.models import Template
+from generation import tasks
+from generation.models import GenerationJob
+from generation.services import reader_is_running_low
+from generation.stock import top_up_stock
 from tests.conftest import make_template
 from tests.feed_data import readers
 from tests.parallel import all_at_once
@@ -58,7 +60,7 @@ def test_thirty_parallel_meme_requests_never_overdraw_it(
     template: Template, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.GENERATION_SITE_MEMES_PER_HOUR = 40  # ten requests of four memes
-    monkeypatch.setattr(supply, "send_job", lambda job_id: None)  # no worker here
+    monkeypatch.setattr(tasks, "send_job", lambda job_id: None)  # no worker here
     clients = [reader_client(reader) for reader in readers(30)]
 
     answers = all_at_once([partial(client.post, "/api/make/", {"template": "success"}) for client in clients])

@@ -7,8 +7,9 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from feed.models import GenerationJob, Template
+from feed.models import Template
 from generation import jobs
+from generation.models import GenerationJob
 from tests.conftest import make_template
 
 

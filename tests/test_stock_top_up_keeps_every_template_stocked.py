@@ -2,8 +2,9 @@ from typing import Any
 
 import pytest
 
-from feed.models import GenerationJob
-from feed.supply import top_up_stock
+from generation import tasks
+from generation.models import GenerationJob
+from generation.stock import top_up_stock
 from tests.conftest import make_meme, make_template
 
 
@@ -19,8 +20,9 @@ def test_templates_short_of_stock_get_jobs_in_batches(
         make_meme(stocked, ready_at=stocked.created_at)
 
     with django_capture_on_commit_callbacks() as sent:
-        jobs = top_up_stock()
+        tasks.top_up_stock()  # the periodic task
 
+    jobs = GenerationJob.objects.all()
     assert sorted(job.count for job in jobs) == [2, 4, 4]
     assert {job.template_id for job in jobs} == {empty.pk}
     assert len(sent) == 3, "each job goes to the broker once its row is committed"

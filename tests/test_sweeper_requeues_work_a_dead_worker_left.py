@@ -4,8 +4,9 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from feed.models import GenerationJob, Meme
+from feed.models import Meme
 from generation import jobs
+from generation.models import GenerationJob
 from tests.conftest import make_template
 
 

@@ -13,8 +13,9 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from feed import supply
-from feed.models import Favourite, GenerationJob, Meme, Template
+from feed.models import Favourite, Meme, Template
+from generation import tasks
+from generation.models import GenerationJob
 from tests.conftest import make_meme
 from tests.parallel import all_at_once
 
@@ -56,7 +57,7 @@ def test_thirty_parallel_meme_requests_with_a_limit_of_ten(
     alice: User, template: Template, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     settings.THROTTLE_GENERATION = "10/day"
-    monkeypatch.setattr(supply, "send_job", lambda job_id: None)  # no worker here
+    monkeypatch.setattr(tasks, "send_job", lambda job_id: None)  # no worker here
 
     answers = all_at_once(
         [lambda: reader_client(alice).post("/api/make/", {"template": "success"}, format="json")] * 30

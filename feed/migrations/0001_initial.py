@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
-import feed.models
+import generation.models
 import uuid
 from django.conf import settings
 from django.db import migrations, models
@@ -25,10 +25,10 @@ class Migration(migrations.Migration):
                 ('slug', models.SlugField(max_length=80, unique=True)),
                 ('image', models.ImageField(upload_to='templates/')),
                 ('image_sha256', models.CharField(default='', editable=False, max_length=64)),
-                ('alternative_names', models.JSONField(blank=True, default=list, validators=[feed.models.validate_text_list])),
-                ('keywords', models.JSONField(blank=True, default=list, validators=[feed.models.validate_text_list])),
-                ('example_captions', models.JSONField(blank=True, default=list, validators=[feed.models.validate_captions])),
-                ('boxes', models.JSONField(validators=[feed.models.validate_boxes])),
+                ('alternative_names', models.JSONField(blank=True, default=list, validators=[generation.models.validate_text_list])),
+                ('keywords', models.JSONField(blank=True, default=list, validators=[generation.models.validate_text_list])),
+                ('example_captions', models.JSONField(blank=True, default=list, validators=[generation.models.validate_captions])),
+                ('boxes', models.JSONField(validators=[generation.models.validate_boxes])),
                 ('model_key', models.CharField(blank=True, default='', max_length=120)),
                 ('mark_position', models.CharField(choices=[('bottom-right', 'bottom right'), ('bottom-left', 'bottom left'), ('top-right', 'top right'), ('top-left', 'top left')], default='bottom-right', max_length=20)),
                 ('is_active', models.BooleanField(default=True)),

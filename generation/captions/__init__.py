@@ -1,7 +1,9 @@
 """The caption model: a small GPT-2 that writes meme captions from a template and keywords.
 
-Plain Python (no Django models, no Celery). The pipeline loads one model per worker process
-with ``load_caption_model`` and calls ``CaptionModel.write`` with a batch of requests.
+Plain Python (no Django models, no Celery). Importing this package loads no torch: it holds
+the settings, errors, keyword checks and the values that cross its seams (types.py). The
+pipeline loads one model per worker process with ``model.load_caption_model`` and calls
+``CaptionModel.write`` with a batch of requests.
 """
 
 from generation.captions.config import CaptionConfig, SamplingSettings, TrainConfig
@@ -13,16 +15,15 @@ from generation.captions.errors import (
     TemplateError,
 )
 from generation.captions.keywords import clean_keywords, extract_keywords
-from generation.captions.model import CaptionModel, load_caption_model
-from generation.captions.sample import Caption, CaptionRequest
+from generation.captions.types import Caption, CaptionRequest, CaptionWriter
 
 __all__ = [
     "Caption",
     "CaptionConfig",
     "CaptionError",
-    "CaptionModel",
     "CaptionModelMissing",
     "CaptionRequest",
+    "CaptionWriter",
     "KeywordError",
     "SamplingError",
     "SamplingSettings",
@@ -30,5 +31,4 @@ __all__ = [
     "TrainConfig",
     "clean_keywords",
     "extract_keywords",
-    "load_caption_model",
 ]

@@ -31,9 +31,10 @@ from generation.captions.keywords import extract_keywords, uses_keyword
 from generation.captions.model import CaptionModel
 from generation.captions.prompt import encode_texts, prompt_ids
 from generation.captions.rerank import WORD
-from generation.captions.sample import Caption as Written
-from generation.captions.sample import CaptionRequest, Row, sample_boxes
+from generation.captions.sample import sample_boxes
 from generation.captions.scoring import Item, nats_per_char
+from generation.captions.types import Caption as Written
+from generation.captions.types import CaptionRequest, Row
 
 
 @dataclass

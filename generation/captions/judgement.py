@@ -30,7 +30,7 @@ from typing import TypedDict
 from generation.captions.config import SamplingSettings
 from generation.captions.data import Caption, caption_text
 from generation.captions.model import CaptionModel
-from generation.captions.sample import CaptionRequest
+from generation.captions.types import CaptionRequest
 
 QUESTIONS = ("coherent", "in_format", "funny", "offensive")
 SOURCES = ("product", "human")

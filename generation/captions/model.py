@@ -10,19 +10,17 @@ from __future__ import annotations
 import hashlib
 from dataclasses import asdict
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import torch
 from transformers import AutoTokenizer, GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerBase
 
 from generation.captions.config import CaptionConfig, SamplingSettings
 from generation.captions.errors import CaptionModelMissing
+from generation.captions.filters import CaptionFilter
 from generation.captions.prompt import SpecialIds
 from generation.captions.rerank import load_known_words
-
-if TYPE_CHECKING:
-    from generation.captions.filters import CaptionFilter
-    from generation.captions.sample import Caption, CaptionRequest
+from generation.captions.sample import write_captions
+from generation.captions.types import Caption, CaptionRequest
 
 REQUIRED_FILES = ("config.json", "model.safetensors", "tokenizer.json")
 HOW_TO_FIX = (
@@ -120,15 +118,11 @@ class CaptionModel:
         self, requests: list[CaptionRequest], settings: SamplingSettings, rng_seed: int | None = None
     ) -> list[Caption]:
         """Captions for every request, filtered; see ``sample.write_captions``."""
-        from generation.captions.sample import write_captions
-
         return write_captions(self, requests, settings, rng_seed)
 
 
 def load_caption_model(path: Path, device: str = "auto") -> CaptionModel:
     """Load a model directory; raises CaptionModelMissing naming the path and how to get one."""
-    from generation.captions.filters import CaptionFilter
-
     path = Path(path)
     missing = [name for name in REQUIRED_FILES if not (path / name).is_file()]
     if missing:

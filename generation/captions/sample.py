@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -21,44 +19,11 @@ from generation.captions.formats import openings
 from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.prompt import SpecialIds, encode_texts, prompt_ids
 from generation.captions.rerank import caption_costs
+from generation.captions.types import Caption, CaptionRequest, LoadedModel, Row
 from generation.moderation import shown_form
-
-if TYPE_CHECKING:
-    from generation.captions.model import CaptionModel
 
 MAX_BOXES = 10  # as generation.layout: no template has more text boxes
 MAX_VARIANTS = 64  # per request; more is a batch job, not a request
-
-
-@dataclass
-class CaptionRequest:
-    """N captions for one template; template_key is an ImgFlip slug, or None/unknown (generic)."""
-
-    template_key: str | None
-    box_count: int
-    keywords: list[str] = field(default_factory=list)
-    examples: list[str] = field(default_factory=list)  # captions of an unseen template
-    n: int = 1
-
-
-@dataclass
-class Caption:
-    boxes: list[str]
-    keywords: list[str]
-    model_version: str
-    sampling: dict[str, Any]  # SamplingSettings.to_dict() plus the seed
-    request_index: int = 0  # which request of the write() call this caption answers
-
-
-@dataclass
-class Row:
-    """One caption being sampled: which request, with which keywords, from which prompt."""
-
-    request: int
-    keywords: list[str]
-    prompt: list[int]
-    box_count: int
-    openings: list[list[int]] = field(default_factory=list)  # tokens each box must open with
 
 
 def check_request(request: CaptionRequest) -> CaptionRequest:
@@ -85,7 +50,7 @@ def keywords_for(
 
 
 def make_rows(
-    model: CaptionModel, request_index: int, request: CaptionRequest, count: int, rng: random.Random
+    model: LoadedModel, request_index: int, request: CaptionRequest, count: int, rng: random.Random
 ) -> list[Row]:
     known = request.template_key is not None and model.knows(request.template_key)
     opening_ids = [] if known else box_openings(model, request)
@@ -98,7 +63,7 @@ def make_rows(
     return rows
 
 
-def box_openings(model: CaptionModel, request: CaptionRequest) -> list[list[int]]:
+def box_openings(model: LoadedModel, request: CaptionRequest) -> list[list[int]]:
     """Token ids each box of an unseen template opens with, read off its examples (formats.py)."""
     texts = openings(request.examples, request.box_count)
     if not any(texts):
@@ -208,7 +173,7 @@ def left_pad(prompts: list[list[int]], pad: int, device: torch.device) -> tuple[
 
 @torch.no_grad()
 def sample_boxes(
-    model: CaptionModel, rows: list[Row], settings: SamplingSettings, generator: torch.Generator
+    model: LoadedModel, rows: list[Row], settings: SamplingSettings, generator: torch.Generator
 ) -> list[list[str] | None]:
     """Boxes per row, or None for a row that did not reach its end token in time.
 
@@ -314,7 +279,7 @@ class KeywordBoost:
     ("qu" + "antum", not "qu" + "ise"). Mid-box the bonus goes to the spelling with a leading
     space, at a box's start to the bare one, so a keyword never glues onto the previous word."""
 
-    def __init__(self, model: CaptionModel, rows: list[Row]) -> None:
+    def __init__(self, model: LoadedModel, rows: list[Row]) -> None:
         self.vocab, self.device = len(model.tokenizer), model.device
         # per row, per position (0 = mid-box, 1 = box start): token ids of each keyword spelling
         self.spellings: list[tuple[list[list[int]], list[list[int]]]] = []
@@ -427,7 +392,7 @@ class Progress:
         self.ended = self.ended[keep]
 
 
-def decode_boxes(model: CaptionModel, seq: list[int]) -> list[str]:
+def decode_boxes(model: LoadedModel, seq: list[int]) -> list[str]:
     """Split a sampled sequence at box tokens, stop at the end token, decode, and fold each box
     as it will be drawn (NFKC, spaces), the form the filters check."""
     ids = model.ids
@@ -442,7 +407,7 @@ def decode_boxes(model: CaptionModel, seq: list[int]) -> list[str]:
 
 
 def write_captions(
-    model: CaptionModel,
+    model: LoadedModel,
     requests: list[CaptionRequest],
     settings: SamplingSettings,
     rng_seed: int | None = None,
@@ -479,7 +444,7 @@ def write_captions(
 
 
 def best_of(
-    model: CaptionModel, requests: list[CaptionRequest], accepted: list[list[Caption]]
+    model: LoadedModel, requests: list[CaptionRequest], accepted: list[list[Caption]]
 ) -> list[Caption]:
     """Each request's n lowest-cost candidates (rerank.py), in request order."""
     if all(len(group) <= r.n for r, group in zip(requests, accepted, strict=True)):

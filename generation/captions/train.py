@@ -177,9 +177,7 @@ def setup_model(
         add_caption_tokens(tokenizer, templates)
         model = from_pretrained_checkpoint(Path(cfg.init_from), tokenizer)
     elif (out / "model" / "tokenizer.json").is_file():  # resuming: the tokenizer must not change
-        from transformers import AutoTokenizer
-
-        tokenizer = AutoTokenizer.from_pretrained(str(out / "model"), local_files_only=True)
+        tokenizer = load_pretrained_tokenizer(out / "model")
         model = build_model(model_cfg, tokenizer)
     else:
         texts = (box for caps in train.values() for boxes in caps for box in boxes)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from feed.models import GenerationJob, Meme, UserSettings
+from feed.models import Meme, UserSettings
+from generation.models import GenerationJob
 from tests.browser.conftest import DESKTOP
 from tests.conftest import PASSWORD, make_template
 

@@ -22,7 +22,8 @@ import pytest
 from celery import Celery
 from django.db import connection
 
-from feed.models import GenerationJob, Meme
+from feed.models import Meme
+from generation.models import GenerationJob
 from tests.conftest import make_template
 from tests.servers import free_port, wait_for_port
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from feed.models import GenerationJob
+from generation.models import GenerationJob
 from tests.integration.conftest import (
     FAST_SWEEP,
     JOBS,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import redis
 
-from feed.models import GenerationJob
+from generation.models import GenerationJob
 from tests.integration.conftest import (
     FAST_SWEEP,
     JOBS,

@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from feed.models import GenerationJob, Meme
+from feed.models import Meme
+from generation.models import GenerationJob
 from tests.conftest import make_template
 from tests.integration.conftest import Site
 from tests.integration.restart import server_file

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from feed.models import GenerationJob, Meme
+from feed.models import Meme
+from generation.models import GenerationJob
 from tests.integration.conftest import (
     FAST_SWEEP,
     JOBS,

@@ -10,6 +10,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
+from generation.captions.config import SamplingSettings
+from generation.captions.errors import CaptionError
+
 
 class Command(BaseCommand):
     help = "Score the caption model on DIR/memes/<Template-Slug>.json (ImgFlip575K layout)."
@@ -44,10 +47,9 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        # torch, the evaluation and the model: only when the command runs, not for --help.
         import torch
 
-        from generation.captions.config import SamplingSettings
-        from generation.captions.errors import CaptionError
         from generation.captions.evaluate import EvalSettings, evaluate
         from generation.captions.model import load_caption_model
 

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from generation.captions.config import SamplingSettings
+from generation.captions.data import caption_text, load_memes, normalize_caption
 
 KEY_DIR = Path("runs/judgement-keys")  # kept away from the sheet until the ratings are in
 
@@ -42,8 +43,10 @@ class Command(BaseCommand):
             raise CommandError("--out is required: the judgement's folder, e.g. docs/judgements/NAME")
         {"build": self.build, "report": self.report, "discriminate": self.discriminate}[opts["action"]](opts)
 
+    # The model and the judgement (which samples from it) load torch: only when
+    # an action runs, not for --help.
     def model(self, opts: dict[str, Any]) -> Any:
-        from generation.captions import load_caption_model
+        from generation.captions.model import load_caption_model
 
         return load_caption_model(Path(opts["model"] or settings.CAPTION_MODEL_DIR))
 
@@ -90,7 +93,6 @@ class Command(BaseCommand):
                 )
 
     def discriminate(self, opts: dict[str, Any]) -> None:
-        from generation.captions.data import caption_text
         from generation.captions.judgement import discriminator_accuracy, product_captions
 
         model, rng, sampling = self.model(opts), random.Random(opts["seed"] or 0), product_settings(opts)
@@ -114,8 +116,6 @@ def product_settings(opts: dict[str, Any]) -> SamplingSettings:
 
 
 def read_split(data: str, split: str) -> dict[str, list[list[str]]]:
-    from generation.captions.data import load_memes, normalize_caption
-
     memes = load_memes(Path(data) / split)
     return {slug: [c for raw in caps if (c := normalize_caption(raw))] for slug, caps in memes.items()}
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
+from generation.captions.data import prepare
+
 
 class Command(BaseCommand):
     help = "Clean ImgFlip575K captions and write train/ and val/ splits (ImgFlip575K layout)."
@@ -19,7 +21,5 @@ class Command(BaseCommand):
         parser.add_argument("--val-share", type=float, default=0.02)
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        from generation.captions.data import prepare
-
         report = prepare(Path(opts["data"]), Path(opts["out"]), opts["val_share"])
         self.stdout.write(json.dumps(report, indent=2))

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from generation.captions.config import SamplingSettings
+from generation.captions.errors import CaptionError
+from generation.captions.types import CaptionRequest
 
 
 class Command(BaseCommand):
@@ -33,7 +35,8 @@ class Command(BaseCommand):
         parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        from generation.captions import CaptionError, CaptionRequest, load_caption_model
+        # Loads torch: only when the command runs, not for --help.
+        from generation.captions.model import load_caption_model
 
         keywords = [k for k in opts["keywords"].split(",") if k.strip()] if opts["keywords"] else []
         request = CaptionRequest(opts["template"], opts["boxes"], keywords, opts["example"], opts["n"])

@@ -8,8 +8,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import Count, Q
 
-from feed.models import GenerationJob, Meme, Template
 from generation import jobs
+from generation.models import GeneratedMeme, GenerationJob, Template
 
 JOBS_PER_PASS = 4  # jobs sampled together in one batched forward pass
 
@@ -28,7 +28,7 @@ class Command(BaseCommand):
             raise CommandError("--per-template must be between 1 and 100")
         ready_by_template = dict(
             Template.objects.active()
-            .annotate(ready=Count("memes", filter=Q(memes__status=Meme.Status.READY)))
+            .annotate(ready=Count("memes", filter=Q(memes__status=GeneratedMeme.Status.READY)))
             .values_list("pk", "ready")
         )
         new_jobs = [

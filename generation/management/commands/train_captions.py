@@ -31,6 +31,7 @@ class Command(BaseCommand):
         add_dataclass_options(parser, CaptionConfig)
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        # Loads torch: only when the command runs, not for --help.
         from generation.captions.train import train
 
         def pick(cls: type) -> dict[str, Any]:

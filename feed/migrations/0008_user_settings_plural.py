@@ -6,7 +6,7 @@ from django.db import migrations
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('feed', '0006_rate_limits_as_token_buckets'),
+        ('feed', '0007_templates_and_jobs_belong_to_generation'),
     ]
 
     operations = [

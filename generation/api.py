@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -15,14 +13,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from feed.limits import ScopedLimit, rate_of
-from feed.models import GenerationJob, Meme, Template
-from feed.serializers import refusals
-from feed.supply import RequestRefused, request_memes
+from generation.captions.errors import KeywordError
+from generation.captions.keywords import MAX_KEYWORDS, clean_keywords
+from generation.models import GeneratedMeme, GenerationJob, Template
+from generation.services import RequestRefused, request_memes
+from memesite.refusals import refusals
 
-# generation.captions.keywords.MAX_KEYWORDS, which clean_keywords enforces with
-# its own message; not imported from there, as that package loads the model's libraries.
-MAX_KEYWORDS = 3
 # A keyword is at most 30 characters once its spaces are folded; a longer
 # string is refused here, before anything folds or checks it.
 MAX_KEYWORD_INPUT_CHARS = 100
@@ -59,8 +55,6 @@ class MakeRequestSerializer(serializers.Serializer[dict[str, Any]]):
     )
 
     def validate_keywords(self, value: list[str]) -> list[str]:
-        from generation.captions import KeywordError, clean_keywords
-
         try:
             return clean_keywords(value)
         except KeywordError as error:
@@ -80,7 +74,7 @@ JOB_RESPONSE = inline_serializer(
             "MakeRequestMeme",
             {
                 "id": serializers.IntegerField(),
-                "status": serializers.ChoiceField(choices=Meme.Status.choices),
+                "status": serializers.ChoiceField(choices=GeneratedMeme.Status.choices),
                 "image": serializers.CharField(allow_null=True, help_text="the file's URL once ready"),
                 "url": serializers.CharField(allow_null=True, help_text="the meme's page once ready"),
                 "alt": serializers.CharField(allow_blank=True),
@@ -92,7 +86,7 @@ JOB_RESPONSE = inline_serializer(
 
 
 def job_status(job: GenerationJob) -> dict[str, Any]:
-    memes = Meme.objects.filter(job=job).exclude(status=Meme.Status.HIDDEN).order_by("pk")
+    memes = job.memes.exclude(status=GeneratedMeme.Status.HIDDEN).order_by("pk")
     return {
         "id": str(job.pk),
         "status": job.status,
@@ -104,8 +98,8 @@ def job_status(job: GenerationJob) -> dict[str, Any]:
     }
 
 
-def meme_status(meme: Meme) -> dict[str, Any]:
-    ready = meme.status == Meme.Status.READY
+def meme_status(meme: GeneratedMeme) -> dict[str, Any]:
+    ready = meme.status == GeneratedMeme.Status.READY
     return {
         "id": meme.pk,
         "status": meme.status,
@@ -117,7 +111,7 @@ def meme_status(meme: Meme) -> dict[str, Any]:
 
 class MakeRequestView(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [ScopedLimit]
+    # Throttled by the site's DEFAULT_THROTTLE_CLASSES at THROTTLE_GENERATION.
     throttle_scope = "generation"
 
     @extend_schema(
@@ -150,18 +144,3 @@ class MakeStatusView(APIView):
             requested_by=request.user,
         )
         return Response(job_status(job))
-
-
-@login_required
-def make_page(request: HttpRequest) -> HttpResponse:
-    templates = Template.objects.active().only("slug", "name", "image")
-    return render(request, "generation/make.html", {"templates": templates, "request_limit": request_limit()})
-
-
-PERIOD_NAMES = {1: "second", 60: "minute", 3600: "hour", 86400: "day"}
-
-
-def request_limit() -> dict[str, Any] | None:
-    """The requests a reader may make per period, for the page to explain a refusal in words."""
-    rate = rate_of(MakeRequestView.throttle_scope)
-    return {"count": rate.uses, "period": PERIOD_NAMES.get(rate.seconds, f"{rate.seconds} seconds")}

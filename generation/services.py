@@ -1,0 +1,115 @@
+"""How the site asks for memes: the one door between what people do and the
+generation pipeline. The feed calls ``reader_is_running_low`` as a reader nears
+the end of their feed, the "make a meme" API calls ``request_memes``, and the
+stock top-up runs on a schedule (generation.tasks). Jobs are rows first (the
+source of truth) and messages second, sent only once the rows are committed.
+
+What only the site knows (its readers' votes and preferences, which memes
+still need votes, its limiter) comes through generation.outlet."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+
+from generation import bandit, stock, tasks
+from generation.models import GenerationJob, Template
+from generation.outlet import memes, outlet
+from generation.stock import HOUR, OPEN, STOCK_WINDOW
+
+# Reactions older than this no longer steer generation: tastes change.
+BANDIT_WINDOW = timedelta(days=14)
+MEMES_PER_REQUEST = 4
+MINUTE = 60  # seconds
+# Jobs whose memes go to every reader's feed; a "make a meme" job's few variants
+# are one reader's request, and do not stand in for them.
+SUPPLY_REASONS = (GenerationJob.Reason.FEED, GenerationJob.Reason.STOCK, GenerationJob.Reason.DEMO)
+BUSY = "The meme machine is busy right now; please try again in a few minutes."
+
+
+class RequestRefused(Exception):
+    """A "make a meme" request over a limit; the message says which and when to retry."""
+
+
+def create_job(
+    template: Template, count: int, reason: str, user: Any = None, keywords: Any = ()
+) -> GenerationJob | None:
+    """Queue a job for ``count`` memes within the site's hourly budget of memes; None when spent."""
+    job = stock.create_job(template, count, reason, user, keywords)
+    if job is not None:
+        tasks.queue_jobs([job.pk])
+    return job
+
+
+def reader_is_running_low(user: Any, template: Template | None = None) -> GenerationJob | None:
+    """A reader has been served all but fewer than 10 of the ready memes they
+    read (feed.ranking): make more, of the template they chose, else their
+    preferred one, else what the bandit picks. Unless more are on their way or
+    plenty are there already, so that a script paging as fast as it can costs
+    the workers no more than a person:
+
+    * the reader has a feed job in flight, or the template has a feed or stock
+      job in flight (its memes reach this reader at their next page);
+    * the template holds GENERATION_TEMPLATE_CEILING memes made in the last day
+      that few readers have voted on: enough for anyone, however many read it;
+    * the reader's GENERATION_READER_JOBS_PER_HOUR jobs an hour are used up;
+    * the site's hourly budget of memes is spent (create_job)."""
+    if GenerationJob.objects.filter(
+        requested_by=user, reason=GenerationJob.Reason.FEED, status__in=OPEN
+    ).exists():
+        return None
+    template = template or outlet().preferred_template(user) or _bandit_pick()
+    if template is None or _supply_on_its_way(template) or _plenty_in_stock(template):
+        return None
+    if not outlet().take(f"feed-jobs:reader:{user.pk}", settings.GENERATION_READER_JOBS_PER_HOUR, HOUR):
+        return None
+    return create_job(template, settings.GENERATION_BATCH_SIZE, GenerationJob.Reason.FEED, user)
+
+
+def _supply_on_its_way(template: Template) -> bool:
+    return GenerationJob.objects.filter(
+        template=template, reason__in=SUPPLY_REASONS, status__in=OPEN
+    ).exists()
+
+
+def _plenty_in_stock(template: Template) -> bool:
+    """The template's fresh memes with few votes reach the ceiling. Counted
+    through the index of new memes with few votes, and no further than the ceiling."""
+    ceiling = settings.GENERATION_TEMPLATE_CEILING
+    fresh = memes().filter(
+        outlet().few_votes(), template=template, created_at__gte=timezone.now() - STOCK_WINDOW
+    )
+    return fresh.order_by()[:ceiling].count() >= ceiling
+
+
+def request_memes(user: Any, template: Template | None, keywords: list[str]) -> GenerationJob:
+    """ "Make a meme": a few variants for this user, within their limits and the site's."""
+    if not outlet().take(f"make:reader:{user.pk}", settings.GENERATION_USER_LIMIT_PER_HOUR, HOUR):
+        raise RequestRefused(
+            f"You can make {settings.GENERATION_USER_LIMIT_PER_HOUR} memes an hour; please try again later."
+        )
+    if not outlet().take("make:site", settings.GENERATION_GLOBAL_LIMIT_PER_MINUTE, MINUTE):
+        raise RequestRefused(BUSY)
+    template = template or _bandit_pick()
+    if template is None:
+        raise RequestRefused("There are no active templates to make memes with.")
+    job = create_job(template, MEMES_PER_REQUEST, GenerationJob.Reason.REQUEST, user, keywords)
+    if job is None:
+        raise RequestRefused(BUSY)
+    return job
+
+
+def template_votes(since: datetime | None = None) -> dict[int, bandit.Votes]:
+    """Likes and dislikes per active template, from reactions since ``since``."""
+    since = since or timezone.now() - BANDIT_WINDOW
+    active = list(Template.objects.active().values_list("pk", flat=True))
+    return outlet().template_votes(active, since)
+
+
+def _bandit_pick(rng: random.Random | None = None) -> Template | None:
+    picks = bandit.choose(template_votes(), 1, rng or random.Random())
+    return Template.objects.filter(pk=picks[0]).first() if picks else None

@@ -1,0 +1,70 @@
+"""New jobs: each within the site's hourly budget of memes, whatever asks for
+it, and the top-up that keeps every active template stocked.
+
+Rows only: a job is the source of truth, and its message goes to the workers
+once its row commits (generation.tasks.queue_jobs), sent by whoever made it."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from datetime import timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from generation.models import GeneratedMeme, GenerationJob, Template
+from generation.outlet import outlet
+
+log = logging.getLogger(__name__)
+
+OPEN = (GenerationJob.Status.QUEUED, GenerationJob.Status.RUNNING)
+# Ready memes younger than this count as stock; older ones have been around the feeds.
+STOCK_WINDOW = timedelta(hours=24)
+HOUR = 3600  # seconds
+
+
+def create_job(
+    template: Template, count: int, reason: str, user: Any = None, keywords: Iterable[str] = ()
+) -> GenerationJob | None:
+    """A job for ``count`` memes, within the site's hourly budget of memes
+    (whatever asks: scrolling, "make a meme", the stock top-up); None when spent."""
+    if not outlet().take("memes:site", settings.GENERATION_SITE_MEMES_PER_HOUR, HOUR, count):
+        log.warning("site-wide budget of memes spent: no %s job of %d for %s", reason, count, template.pk)
+        return None
+    return GenerationJob.objects.create(
+        template=template, count=count, reason=reason, requested_by=user, keywords=list(keywords)
+    )
+
+
+def top_up_stock() -> list[GenerationJob]:
+    """Jobs that bring every active template to GENERATION_STOCK_PER_TEMPLATE
+    fresh ready memes, as far as the site's hourly budget of memes goes."""
+    target = settings.GENERATION_STOCK_PER_TEMPLATE
+    jobs: list[GenerationJob] = []
+    templates = Template.objects.active().annotate(
+        stock=Count(
+            "memes",
+            filter=Q(
+                memes__status=GeneratedMeme.Status.READY,
+                memes__ready_at__gte=timezone.now() - STOCK_WINDOW,
+            ),
+        ),
+        in_flight=Count("jobs", filter=Q(jobs__status__in=OPEN), distinct=True),
+    )
+    for template in templates.values("pk", "stock", "in_flight"):
+        if template["in_flight"] or template["stock"] >= target:
+            continue
+        for count in _batches(target - template["stock"]):
+            job = create_job(Template(pk=template["pk"]), count, GenerationJob.Reason.STOCK)
+            if job is None:
+                return jobs
+            jobs.append(job)
+    return jobs
+
+
+def _batches(total: int) -> list[int]:
+    size = settings.GENERATION_BATCH_SIZE
+    return [min(size, total - start) for start in range(0, total, size)]
