@@ -10,8 +10,9 @@ depending only on those above it:
 - ``boxes``: every box of a template laid out at an output size, grown when
   its text would be drawn under the readable size;
 - ``draw``: a box's lines drawn on the image, rotated boxes included;
-- ``mark``: the "AI-generated" label;
-- ``canvas``: the template resized to the output width;
+- ``mark``: the "AI-generated" label, placed clear of every caption;
+- ``canvas``: the template resized to the output width, and a band added
+  below it when the label has no clear spot on the picture;
 - ``meme``: ``render_meme``, all of the above in order;
 - ``encode`` and ``keys``: the bytes for the feed and the file name they go under.
 """

@@ -1,5 +1,5 @@
 """The template image as the canvas: the output size, a fresh copy at that
-size to draw on, and template files decoded once."""
+size to draw on, template files decoded once, and a band added below."""
 
 from __future__ import annotations
 
@@ -26,6 +26,14 @@ def resized_template(template_image: Image.Image, width: int) -> Image.Image:
     if image.size == size:
         return image.copy()
     return image.resize(size, Image.Resampling.LANCZOS)
+
+
+def with_band(image: Image.Image, height: int, color: tuple[int, int, int]) -> Image.Image:
+    """``image`` over a plain strip ``height`` pixels tall: room for what must
+    not go on the picture. The picture keeps its coordinates."""
+    taller = Image.new("RGB", (image.width, image.height + height), color)
+    taller.paste(image, (0, 0))
+    return taller
 
 
 @lru_cache(maxsize=16)

@@ -21,3 +21,8 @@ def overlaps(first: Rect, second: Rect) -> bool:
         and first[1] < second[1] + second[3]
         and second[1] < first[1] + first[3]
     )
+
+
+def grown(rect: Rect, margin: int) -> Rect:
+    """``rect`` with ``margin`` pixels added on every side."""
+    return rect[0] - margin, rect[1] - margin, rect[2] + 2 * margin, rect[3] + 2 * margin

@@ -13,7 +13,7 @@ from generation.render.canvas import MAX_WIDTH
 
 # Bump when a change to any module of this package changes pixels: it is part
 # of every output file name, so cached renders from older code are never reused.
-RENDERER_VERSION = 2
+RENDERER_VERSION = 3
 
 
 def render_key(

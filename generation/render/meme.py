@@ -26,6 +26,7 @@ class Rendered:
     grown_boxes: int = 0  # boxes grown past their template rectangle to reach the floor size
     lines: tuple[tuple[str, ...], ...] = ()  # the lines drawn, per box
     mark_box: Rect | None = None  # where the AI-generated mark is, in pixels
+    band: int = 0  # pixels added below the picture to hold the mark when no spot on it was clear of text
 
 
 def render_meme(
@@ -42,14 +43,15 @@ def render_meme(
     laid = layout_boxes(output_size(template_image.size, width), boxes, texts)
     image = resized_template(template_image, width)
     drawn = [(item, draw_box(image, item.box, item.rect, item.fit)) for item in laid if item.fit]
-    mark_box = draw_mark(image, mark_position, mark_text, avoid=[ink for _, (_, ink) in drawn])
+    marked = draw_mark(image, mark_position, mark_text, avoid=[ink for _, (_, ink) in drawn])
     return Rendered(
-        image=image,
+        image=marked.image,
         font_sizes=[item.fit.size if item.fit else 0 for item in laid],
         overflow=sum(1 for _, (inside, _) in drawn if not inside),
         missing_glyphs=sum(missing_glyphs(item.fit.lines, item.fit.font) for item in laid if item.fit),
         dropped_chars=sum(item.dropped for item in laid),
         grown_boxes=sum(item.grown for item in laid),
         lines=tuple(item.fit.lines if item.fit else () for item in laid),
-        mark_box=mark_box,
+        mark_box=marked.box,
+        band=marked.band,
     )
