@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run serve test lint types unit integration browser bench clean
+.PHONY: install run serve test lint types unit unit-postgresql integration browser bench clean
 
 $(STAMP): requirements.txt requirements-train.txt requirements-dev.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -22,8 +22,9 @@ run: $(STAMP)
 serve: $(STAMP)
 	bin/serve
 
-## Lint, types, the unit and embedded-broker suite, then the suite on real PostgreSQL + Redis.
-test: lint types unit integration
+## Lint, types, the unit and embedded-broker suite (with coverage), the same suite without the
+## browser on real PostgreSQL, then the integration suite on real PostgreSQL + Redis.
+test: lint types unit unit-postgresql integration
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
@@ -33,7 +34,10 @@ types: $(STAMP)
 	$(VENV)/bin/mypy .
 
 unit: $(STAMP)
-	$(PY) -m tests.run_pytest -m "not integration"
+	$(PY) -m tests.run_pytest -m "not integration" --cov --cov-report=term:skip-covered
+
+unit-postgresql: $(STAMP)
+	$(PY) -m tests.servers $(PY) -m tests.run_pytest -m "not integration and not browser"
 
 integration: $(STAMP)
 	$(PY) -m tests.servers $(PY) -m tests.run_pytest -m integration
