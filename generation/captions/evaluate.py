@@ -26,7 +26,7 @@ from typing import Any
 import torch
 
 from generation.captions.config import SamplingSettings
-from generation.captions.data import Caption, caption_text, is_validation, load_memes, normalize_caption
+from generation.captions.data import caption_text, is_validation, load_memes, normalize_caption
 from generation.captions.keywords import extract_keywords, uses_keyword
 from generation.captions.model import CaptionModel
 from generation.captions.prompt import encode_texts, prompt_ids
@@ -184,10 +184,3 @@ def evaluate(
         "n_templates": len({slug for slug, _ in items}),
         "n_skipped_templates": skipped,
     }
-
-
-def human_reference(data_dir: Path, count: int = 1000, seed: int = 1234) -> dict[str, float]:
-    """distinct-n of real held-out captions, for comparison with the samples' (not in the JSON)."""
-    captions: list[Caption] = [normalize_caption(c) for caps in load_memes(data_dir).values() for c in caps]
-    texts = [caption_text(c) for c in random.Random(seed).sample(captions, min(count, len(captions)))]
-    return {"distinct_1": round(distinct_n(texts, 1), 4), "distinct_2": round(distinct_n(texts, 2), 4)}

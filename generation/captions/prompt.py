@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from transformers import PreTrainedTokenizerBase
 
-from generation.captions.config import BOX, CAPTION, EOS, GENERIC_TEMPLATE, KW, PAD, template_token
+from generation.captions.config import BOX, CAPTION, EOS, GENERIC_TEMPLATE, KW, PAD
 
 
 @dataclass(frozen=True)
@@ -45,10 +45,6 @@ class SpecialIds:
 
     def all_special(self) -> list[int]:
         return [self.eos, self.pad, self.kw, self.caption, self.box, self.generic, *self.templates.values()]
-
-
-def template_tokens_of(slugs: Sequence[str]) -> list[str]:
-    return [template_token(s) for s in slugs]
 
 
 def prompt_ids(ids: SpecialIds, template_id: int, keyword_ids: Sequence[Sequence[int]]) -> list[int]:

@@ -20,9 +20,9 @@ from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.prompt import SpecialIds, encode_texts, prompt_ids
 from generation.captions.rerank import caption_costs
 from generation.captions.types import Caption, CaptionRequest, LoadedModel, Row
+from generation.layout import MAX_BOXES
 from generation.moderation import shown_form
 
-MAX_BOXES = 10  # as generation.layout: no template has more text boxes
 MAX_VARIANTS = 64  # per request; more is a batch job, not a request
 
 
