@@ -3,6 +3,7 @@ and the generation jobs that are the source of truth for what was asked."""
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -22,7 +23,7 @@ def validate_boxes(value: Any) -> None:
     try:
         parse_boxes(value)
     except LayoutError as error:
-        raise ValidationError(str(error)) from None
+        raise ValidationError(error.problems) from None
 
 
 def validate_text_list(value: Any) -> None:
@@ -98,10 +99,11 @@ class Template(models.Model):
         return len(self.boxes)
 
     def clean(self) -> None:
-        try:
+        """Boxes in their normal form (font aliases resolved, defaults filled in).
+        Bad boxes are the field validator's to report, once: a form that already
+        refused them leaves the old value here, which must not add a second error."""
+        with contextlib.suppress(LayoutError):
             self.boxes = boxes_to_json(parse_boxes(self.boxes))
-        except LayoutError as error:
-            raise ValidationError({"boxes": str(error)}) from None
 
 
 FEW_VOTES = 5  # likes + dislikes below this count as "few": such memes get shown to earn votes
