@@ -205,9 +205,18 @@ class CaptionedMemeError(ValueError):
 def template_from_captioned_meme(
     data: bytes, name: str, slug: str = "", filename: str = "upload"
 ) -> Template:
-    """Make a template from a meme that already has a caption: its text is read
-    (OCR), each text block becomes a box, the text is painted out of the image,
-    and what was read becomes an example caption and a source of keywords."""
+    """Make an inactive template from a meme that already has a caption (see
+    ``captioned_meme_spec``) and save it straight away."""
+    spec = captioned_meme_spec(data, name, slug, filename)
+    save_template(spec)
+    return Template.objects.get(slug=spec.slug)
+
+
+def captioned_meme_spec(data: bytes, name: str, slug: str = "", filename: str = "upload") -> TemplateSpec:
+    """A template made from a meme that already has a caption, not yet saved:
+    its text is read (OCR), each text block becomes a box, the text is painted
+    out of the image, and what was read becomes an example caption and a
+    source of keywords. It starts inactive: a curator checks the boxes first."""
     from generation.blank import NoTextFound, make_blank_template
     from generation.captions import extract_keywords
     from generation.ocr import TesseractMissing
@@ -222,7 +231,7 @@ def template_from_captioned_meme(
     except (ImageRejected, NoTextFound, TesseractMissing) as error:
         raise CaptionedMemeError(str(error)) from None
     image_bytes = encode_image(blank.image, "JPEG", quality=90)
-    spec = TemplateSpec(
+    return TemplateSpec(
         slug=slug,
         values={
             "name": name.strip(),
@@ -230,10 +239,9 @@ def template_from_captioned_meme(
             "example_captions": [blank.texts],
             "keywords": sorted({word for text in blank.texts for word in extract_keywords(text)})[:20],
             "credit": "Made from a captioned meme: text read and painted out automatically.",
+            "mark_position": mark_position_for(blank.boxes),
             "is_active": False,  # a curator checks the boxes before readers see it
         },
         image_bytes=image_bytes,
         image_sha256=hashlib.sha256(image_bytes).hexdigest(),
     )
-    save_template(spec)
-    return Template.objects.get(slug=slug)

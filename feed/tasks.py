@@ -3,11 +3,14 @@
 from celery import shared_task
 
 from feed.models import Template
+from feed.pending_uploads import forget_pending_images
 from feed.ranking import forget_sessions
 
 
 @shared_task
 def tidy_feed() -> None:
-    """Forget day-old feed sessions; refresh the like rates new memes start from."""
+    """Forget day-old feed sessions and unclaimed template images; refresh the
+    like rates new memes start from."""
     forget_sessions()
+    forget_pending_images()
     Template.objects.refresh_like_rates()

@@ -1,20 +1,23 @@
 """python manage.py tidy_feed: the feed's periodic upkeep (hourly is plenty).
 
 Deletes readers' feed sessions older than a day (their cursors have expired)
-and refreshes each template's like rate, the prior new memes start from."""
+and template images kept for a form that never claimed them within a day, and
+refreshes each template's like rate, the prior new memes start from."""
 
 from typing import Any
 
 from django.core.management.base import BaseCommand
 
 from feed.models import Template
+from feed.pending_uploads import forget_pending_images
 from feed.ranking import forget_sessions
 
 
 class Command(BaseCommand):
-    help = "Forget day-old feed sessions and refresh the templates' like rates."
+    help = "Forget day-old feed sessions and kept images; refresh the templates' like rates."
 
     def handle(self, *args: Any, **options: Any) -> None:
         forgotten = forget_sessions()
         refreshed = Template.objects.refresh_like_rates()
         self.stdout.write(f"forgot {forgotten} feed positions; refreshed {refreshed} template like rates")
+        self.stdout.write(f"deleted {forget_pending_images()} template images no form claimed")
