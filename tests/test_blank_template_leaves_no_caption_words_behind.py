@@ -29,8 +29,8 @@ def words(text: str) -> set[str]:
 @pytest.mark.parametrize(
     ("key", "texts"),
     [
-        ("buzz", ["TUESDAY... TUESDAY EVERYWHERE!!", "and every day after"]),  # "TUESDAY EVERYWHERE" was left
-        ("grumpycat", ["EVERY TIME THIS MEME IS UPVOTED", "A TWLIGHT BOOK IS BURNT"]),  # its 2nd line was left
+        ("buzz", ["TUESDAY... TUESDAY EVERYWHERE!!", "and every day after"]),  # words 2-3 were left
+        ("grumpycat", ["EVERY TIME THIS MEME IS UPVOTED", "A TWLIGHT BOOK IS BURNT"]),  # line 2 was left
     ],
 )
 def test_ocr_reads_no_caption_word_on_the_blank_template(key: str, texts: list[str]) -> None:

@@ -13,6 +13,8 @@ depending only on those above it:
 - ``mark``: the "AI-generated" label;
 - ``canvas``: the template resized to the output width;
 - ``meme``: ``render_meme``, all of the above in order;
+- ``preview``: what ``render_meme`` would draw, on a transparent canvas (the
+  admin's live box preview);
 - ``encode`` and ``keys``: the bytes for the feed and the file name they go under.
 """
 

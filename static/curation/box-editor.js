@@ -333,7 +333,7 @@ class BoxEditor {
         labelled("Font", controls.font),
         labelled("Style", controls.style),
         labelled("Align", controls.align),
-        labelled("Angle°", controls.angle),
+        labelled("Angle (°)", controls.angle),
       ),
       element(
         "div",
