@@ -1,113 +1,35 @@
-"""Curation: templates (image with its boxes drawn over it, validated box
-schema, activate/deactivate, search by any name) and memes (filter, hide)."""
+"""Curation: templates (a box editor over the image writing the one box
+schema, plain-text keywords, names and example captions, an image kept across
+form errors, templates drafted from captioned memes, activate/deactivate,
+search by any name) and memes (filter, hide)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from typing import Any
 
-from django import forms
+from django.conf import settings
 from django.contrib import admin, messages
-from django.contrib.admin.widgets import AdminFileWidget
-from django.core.files.base import ContentFile
-from django.core.files.uploadedfile import UploadedFile
+from django.core import signing
+from django.db import transaction
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.forms import Form
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import URLPattern, path, reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.views.decorators.http import require_GET, require_POST
 
-from feed.importer import CaptionedMemeError, template_from_captioned_meme
+from feed.box_preview import PreviewRefused, preview, preview_request
+from feed.importer import CaptionedMemeError, captioned_meme_spec
 from feed.models import Favourite, Meme, Reaction, Report, Template, UserSettings
-from generation.images import ImageRejected, check_size, encode_image, load_image
-from generation.layout import LayoutError, TextBox, boxes_to_json, parse_boxes
+from feed.pending_uploads import forget_pending_image, keep_pending_image, pending_image
+from feed.template_forms import CaptionedMemeForm, TemplateForm, read_upload
+from generation.images import ImageRejected
 
-
-class BoxesField(forms.JSONField):
-    """The text boxes as JSON, checked against the one box schema."""
-
-    def clean(self, value: Any) -> Any:
-        boxes = super().clean(value)
-        try:
-            return boxes_to_json(parse_boxes(boxes))
-        except LayoutError as error:
-            raise forms.ValidationError(str(error)) from None
-
-
-IMAGE_TYPES = "image/jpeg,image/png,image/webp,image/gif,image/bmp"  # what load_image takes
-
-
-def read_upload(upload: UploadedFile[bytes]) -> bytes:
-    """An upload's bytes; one over the intake's limit is refused by its size, unread."""
-    check_size(upload.size or 0, upload.name or "image")
-    data: bytes = upload.read()
-    return data
-
-
-def outline_corner(box: TextBox, size: tuple[int, int]) -> tuple[float, float]:
-    """Left and top, in percent of the image, of a box outline that CSS turns
-    about its centre so it lands where the renderer draws the turned box."""
-    centre_x, centre_y = box.centre(size)
-    return (
-        (centre_x - box.scale_x * size[0] / 2) / size[0] * 100,
-        (centre_y - box.scale_y * size[1] / 2) / size[1] * 100,
-    )
-
-
-class TemplateForm(forms.ModelForm):  # type: ignore[type-arg]
-    # A plain file field: Django's image field would decode the upload before
-    # load_image, and refuse a bomb, an SVG or a truncated file alike as "not an
-    # image or a corrupted image"; load_image names the problem.
-    image = forms.FileField(widget=AdminFileWidget(attrs={"accept": IMAGE_TYPES}))
-    boxes = BoxesField(
-        help_text="A list of boxes; each: anchor_x, anchor_y, scale_x, scale_y (fractions of the image), "
-        "angle (degrees), color, font (thick, thin, comic, notosans), style (upper, none, default, mock), "
-        "align (center, left, right).",
-        widget=forms.Textarea(attrs={"rows": 12, "cols": 80}),
-    )
-
-    source = forms.URLField(required=False, assume_scheme="https")
-
-    class Meta:
-        model = Template
-        fields = (
-            "name",
-            "slug",
-            "is_active",
-            "image",
-            "boxes",
-            "mark_position",
-            "model_key",
-            "keywords",
-            "alternative_names",
-            "example_captions",
-            "source",
-            "credit",
-        )
-
-    def clean_image(self) -> Any:
-        upload = self.cleaned_data.get("image")
-        if upload is None or not hasattr(upload, "read") or upload == self.instance.image:
-            return upload
-        try:
-            normalised = load_image(read_upload(upload), upload.name or "image")
-        except ImageRejected as error:
-            raise forms.ValidationError(str(error)) from None
-        encoded = encode_image(normalised.image, "JPEG", quality=90)
-        digest = hashlib.sha256(encoded).hexdigest()
-        self.instance.image_sha256 = digest
-        return ContentFile(encoded, name=f"{digest[:16]}.jpg")
-
-
-class CaptionedMemeForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    slug = forms.SlugField(max_length=80, required=False, help_text="made from the name when empty")
-    image = forms.FileField(
-        help_text="a meme with its caption on it: JPEG, PNG, WebP, GIF or BMP",
-        widget=forms.ClearableFileInput(attrs={"accept": IMAGE_TYPES}),
-    )
+_DRAFT_SALT = "feed.template-draft"
+DRAFT_MAX_AGE = 24 * 3600  # seconds a draft link from "Add from a captioned meme" stays good
 
 
 @admin.register(Template)
@@ -119,10 +41,10 @@ class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_filter = ("is_active",)
     search_fields = ("name", "slug", "alternative_names", "keywords", "model_key")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("preview", "image_sha256", "created_at", "updated_at")
+    readonly_fields = ("image_sha256", "created_at", "updated_at")
     actions = ("activate", "deactivate")
     fieldsets = (
-        (None, {"fields": ("name", "slug", "is_active", "image", "preview")}),
+        (None, {"fields": ("name", "slug", "is_active", "image", "image_stash")}),
         ("Text boxes", {"fields": ("boxes", "mark_position")}),
         (
             "For the caption model",
@@ -144,61 +66,89 @@ class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     def meme_count(self, template: Template) -> int:
         return template.memes.filter(status=Meme.Status.READY).count()
 
-    @admin.display(description="preview")
-    def preview(self, template: Template) -> SafeString:
-        """The image with each box outlined and numbered where the renderer puts it."""
-        if not template.image:
-            return mark_safe("<em>no image yet</em>")
-        try:
-            boxes = parse_boxes(template.boxes)
-        except LayoutError as error:
-            return format_html("<em>{}</em>", error)
-        size = (template.image.width, template.image.height)
-        outlines = format_html_join(
-            "",
-            '<div class="box-outline" style="left:{}%;top:{}%;width:{}%;height:{}%;transform:rotate({}deg)">'
-            "{}</div>",
-            (
-                (*outline_corner(box, size), box.scale_x * 100, box.scale_y * 100, -box.angle, n)
-                for n, box in enumerate(boxes, start=1)
-            ),
-        )
-        return format_html(
-            '<div class="template-preview"><img src="{}" alt="{}">{}</div>',
-            template.image.url,
-            template.name,
-            outlines,
-        )
+    def render_change_form(
+        self, request: HttpRequest, context: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> HttpResponse:
+        """The box editor gets the image to draw over and, for curators who may
+        change templates, the live preview's address."""
+        form = context["adminform"].form
+        attrs = form.fields["boxes"].widget.attrs
+        token = form.kept_image_token()
+        if token:
+            attrs["data-image"] = reverse("admin:feed_template_pending_image", args=[token])
+        elif form.instance.image:
+            attrs["data-image"] = form.instance.image.url
+        if self.has_change_permission(request):
+            attrs["data-preview"] = reverse("admin:feed_template_preview")
+        return super().render_change_form(request, context, *args, **kwargs)
+
+    def save_model(self, request: HttpRequest, template: Template, form: Form, change: bool) -> None:
+        super().save_model(request, template, form, change)
+        token = form.stash_token() if isinstance(form, TemplateForm) else ""
+        if token:  # the kept image is the template's own file now
+            transaction.on_commit(lambda: forget_pending_image(token))
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        """A draft from "Add from a captioned meme" fills the add form."""
+        initial = super().get_changeform_initial_data(request)
+        draft = request.GET.get("draft")
+        if draft:
+            try:
+                initial.update(signing.loads(draft, salt=_DRAFT_SALT, max_age=DRAFT_MAX_AGE))
+            except signing.BadSignature:
+                messages.warning(request, "That draft is broken or over a day old: upload the meme again.")
+            initial.pop("draft", None)
+        return initial
 
     def get_urls(self) -> list[URLPattern]:
-        from_meme = path(
-            "from-meme/", self.admin_site.admin_view(self.from_meme_view), name="feed_template_from_meme"
-        )
-        return [from_meme, *super().get_urls()]
+        def view(function: Any, route: str, name: str) -> URLPattern:
+            wrapped = self.admin_site.admin_view(function)
+            return path(route, wrapped, name=f"feed_template_{name}")  # type: ignore[no-any-return]
+
+        return [
+            view(self.from_meme_view, "from-meme/", "from_meme"),
+            view(self.preview_view, "preview/", "preview"),
+            view(self.pending_image_view, "pending/<str:token>/", "pending_image"),
+            *super().get_urls(),
+        ]
 
     def from_meme_view(self, request: HttpRequest) -> HttpResponse:
-        """Upload a captioned meme; get a blank template with its boxes where the text was."""
+        """Upload a captioned meme; get the add form filled in with a blank image
+        and boxes where the text was, to correct before anything is saved."""
         if not self.has_add_permission(request):
             return HttpResponse(status=403)
         form = CaptionedMemeForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["image"]
             try:
-                template = template_from_captioned_meme(
+                spec = captioned_meme_spec(
                     read_upload(upload), form.cleaned_data["name"], form.cleaned_data["slug"], upload.name
                 )
             except (ImageRejected, CaptionedMemeError) as error:
                 form.add_error("image", str(error))
             else:
+                kept = keep_pending_image(spec.image_bytes)
+                draft = {**spec.values, "slug": spec.slug, "image_stash": kept}
                 self.message_user(
                     request,
-                    f"Made {template.name} with {template.box_count} box(es). "
-                    "It is inactive: check the boxes, then activate it.",
+                    f"Read {len(spec.values['boxes'])} box(es) and painted the text out. Nothing is saved "
+                    "yet: check the boxes on the image, correct them, then save.",
                     messages.SUCCESS,
                 )
-                return HttpResponseRedirect(reverse("admin:feed_template_change", args=[template.pk]))
+                query = signing.dumps(draft, salt=_DRAFT_SALT, compress=True)
+                return HttpResponseRedirect(f"{reverse('admin:feed_template_add')}?draft={query}")
         context = {**self.admin_site.each_context(request), "form": form, "opts": self.model._meta}
         return render(request, "admin/feed/template/from_meme.html", context)
+
+    def preview_view(self, request: HttpRequest) -> HttpResponse:
+        """The text of unsaved boxes as the renderer draws it (see feed.box_preview)."""
+        return _preview(request) if self.has_change_permission(request) else _refused()
+
+    def pending_image_view(self, request: HttpRequest, token: str) -> HttpResponse:
+        """An image kept for a form, shown in that form's box editor."""
+        if not (self.has_add_permission(request) or self.has_change_permission(request)):
+            return _refused()
+        return _pending_image(request, token)
 
     @admin.action(description="Activate selected templates", permissions=["change"])
     def activate(self, request: HttpRequest, queryset: QuerySet[Template]) -> None:
@@ -210,8 +160,30 @@ class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         count = queryset.update(is_active=False)
         self.message_user(request, f"{count} template(s) deactivated.", messages.SUCCESS)
 
-    class Media:
-        css = {"all": ("curation/template-preview.css",)}
+
+def _refused() -> HttpResponse:
+    return JsonResponse({"problems": ["you may not change templates"]}, status=403)
+
+
+@require_POST
+def _preview(request: HttpRequest) -> HttpResponse:
+    try:
+        payload = json.loads(request.body)
+        checked = preview_request(payload)
+    except ValueError as error:  # bad JSON included
+        problems = error.problems if isinstance(error, PreviewRefused) else ["send the boxes as JSON"]
+        return JsonResponse({"problems": problems}, status=400)
+    return JsonResponse(preview(checked, settings.RENDER_WIDTH))
+
+
+@require_GET
+def _pending_image(request: HttpRequest, token: str) -> HttpResponse:
+    data = pending_image(token)
+    if data is None:
+        return HttpResponse(status=404)
+    response = HttpResponse(data, content_type="image/jpeg")
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
 
 
 @admin.register(Meme)

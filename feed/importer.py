@@ -208,9 +208,21 @@ class CaptionedMemeError(ValueError):
 def template_from_captioned_meme(
     data: bytes, name: str, slug: str = "", filename: str = "upload"
 ) -> Template:
-    """Make a template from a meme that already has a caption: its text is read
-    (OCR), each text block becomes a box, the text is painted out of the image,
-    and what was read becomes an example caption and a source of keywords."""
+    """Make an inactive template from a meme that already has a caption (see
+    ``captioned_meme_spec``) and save it straight away."""
+    spec = captioned_meme_spec(data, name, slug, filename)
+    try:
+        save_template(spec)
+    except TemplateImportError as error:  # e.g. a name that may not be shown
+        raise CaptionedMemeError(str(error)) from None
+    return Template.objects.get(slug=spec.slug)
+
+
+def captioned_meme_spec(data: bytes, name: str, slug: str = "", filename: str = "upload") -> TemplateSpec:
+    """A template made from a meme that already has a caption, not yet saved:
+    its text is read (OCR), each text block becomes a box, the text is painted
+    out of the image, and what was read becomes an example caption and a
+    source of keywords. It starts inactive: a curator checks the boxes first."""
     # OpenCV loads here, when a curator makes a template from a captioned meme,
     # not in every web process that imports the admin.
     from generation.blank import NoTextFound, make_blank_template
@@ -238,7 +250,7 @@ def template_from_captioned_meme(
     # clean blank template, without that caption as an example.
     shown = refusal(" | ".join(blank.texts)) is None
     keywords = {word for text in blank.texts for word in extract_keywords(text) if refusal(word) is None}
-    spec = TemplateSpec(
+    return TemplateSpec(
         slug=slug,
         values={
             "name": name.strip(),
@@ -246,13 +258,9 @@ def template_from_captioned_meme(
             "example_captions": [blank.texts] if shown else [],
             "keywords": sorted(keywords)[:20],
             "credit": "Made from a captioned meme: text read and painted out automatically.",
+            "mark_position": mark_position_for(blank.boxes),
             "is_active": False,  # a curator checks the boxes before readers see it
         },
         image_bytes=image_bytes,
         image_sha256=hashlib.sha256(image_bytes).hexdigest(),
     )
-    try:
-        save_template(spec)
-    except TemplateImportError as error:  # e.g. a name that may not be shown
-        raise CaptionedMemeError(str(error)) from None
-    return Template.objects.get(slug=slug)

@@ -3,12 +3,15 @@
 from celery import shared_task
 
 from feed.models import RateLimitBucket, Template
+from feed.pending_uploads import forget_pending_images
 from feed.ranking import forget_sessions
 
 
 @shared_task
 def tidy_feed() -> None:
-    """Forget day-old feed sessions and idle rate limits; refresh the like rates new memes start from."""
+    """Forget day-old feed sessions, idle rate limits and unclaimed template images; refresh the
+    like rates new memes start from."""
     forget_sessions()
     RateLimitBucket.objects.forget_idle()
+    forget_pending_images()
     Template.objects.refresh_like_rates()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 import cv2
 import numpy as np
@@ -19,12 +20,17 @@ import numpy.typing as npt
 from PIL import Image
 
 from generation.layout import Style, TextBox
-from generation.ocr import OcrBlock, TextRegion, overlap_ratio, read_blocks, text_regions
+from generation.ocr import OcrBlock, OcrLine, TextRegion, overlap_ratio, read_blocks, text_regions
 
 # Pixels around each letter painted over, in letter heights: covers a meme
 # outline (about 0.09 letter heights) and the anti-aliased fringe around it.
-OUTLINE_REACH = 0.25
-INPAINT_RADIUS = 7  # pixels each painted pixel looks around for colour (OpenCV's default is 3)
+# Measured (bench/blank_templates.py): 0.10 leaves the fringe, 0.25 and 0.4
+# paint a wider ring from further away, smudgier (caption ink left 16.3% at
+# 0.15, 18.7% at 0.10, 20.7% at 0.25, 30.7% at 0.4).
+OUTLINE_REACH = 0.15
+# Pixels each painted pixel looks around for colour (OpenCV's default is 3;
+# 3 and 7 measured alike, and Navier-Stokes inpainting no better than Telea's).
+INPAINT_RADIUS = 7
 # A text box is the block's text plus room: new captions are longer or shorter.
 BOX_PAD_X = 0.6  # of a line's height, left and right
 BOX_PAD_Y = 0.35  # of a line's height, above and below
@@ -35,6 +41,11 @@ MIN_CAPTION_CONFIDENCE = 60  # mean word confidence, 0..100
 SHORT_CAPTION_LETTERS = 6  # a block with fewer letters or digits than this is "short"
 MIN_SHORT_CAPTION_CONFIDENCE = 85
 MIN_CAPTION_HEIGHT = 0.018  # of image width: a line 14 px tall at 800 px, the smallest caption drawn
+# A block right beside a caption is more of it (a line OCR was unsure of, a word
+# read apart): it needs only this confidence, and to be within this many line
+# heights of the caption, across or down.
+MIN_NEIGHBOUR_CONFIDENCE = 40
+NEIGHBOUR_REACH = 1.5
 
 
 class NoTextFound(ValueError):
@@ -51,7 +62,7 @@ class BlankTemplate:
 def make_blank_template(image: Image.Image) -> BlankTemplate:
     """Read a captioned meme's text, turn its blocks into boxes and paint the text out."""
     picture = image.convert("RGB")
-    blocks = [block for block in read_blocks(picture) if is_caption(block, picture.size)]
+    blocks = caption_blocks(read_blocks(picture), picture.size)
     if not blocks:
         raise NoTextFound(
             "no readable text found in the image: upload a blank template, or a meme whose caption is "
@@ -60,7 +71,9 @@ def make_blank_template(image: Image.Image) -> BlankTemplate:
     regions = [region for region in text_regions(picture) if any(covers(block, region) for block in blocks)]
     letters = letters_mask(picture.size, regions, reach=0.0)
     colours = [text_colour(picture, letters, block) for block in blocks]
-    mask = letters_mask(picture.size, regions, reach=OUTLINE_REACH) & blocks_mask(picture.size, blocks)
+    # Every letter of a region a caption covers goes, not only those inside the
+    # blocks read: a word OCR read apart or dropped lies in the same region.
+    mask = letters_mask(picture.size, regions, reach=OUTLINE_REACH)
     return BlankTemplate(
         image=painted_out(picture, mask),
         boxes=[box_for(block, picture.size, colour) for block, colour in zip(blocks, colours, strict=True)],
@@ -68,16 +81,78 @@ def make_blank_template(image: Image.Image) -> BlankTemplate:
     )
 
 
+def caption_blocks(blocks: Sequence[OcrBlock], size: tuple[int, int]) -> list[OcrBlock]:
+    """The captions, in reading order: the blocks sure enough alone, each grown
+    step by step by the less sure blocks right beside it (one caption, one box)."""
+    captions = [block for block in blocks if is_caption(block, size)]
+    rest = [block for block in blocks if block not in captions]
+    joined = True
+    while joined:
+        joined = False
+        for block in list(rest):
+            home = next((n for n, caption in enumerate(captions) if continues(block, caption, size)), None)
+            if home is not None:
+                captions[home] = merged(captions[home], block)
+                rest.remove(block)
+                joined = True
+    return sorted(captions, key=lambda block: (block.bbox[1], block.bbox[0]))
+
+
+def continues(block: OcrBlock, caption: OcrBlock, size: tuple[int, int]) -> bool:
+    """A block that is more of the caption beside it: a line or words OCR was less sure of."""
+    letters = sum(char.isalnum() for char in block.text)
+    return (
+        letters >= MIN_CAPTION_LETTERS
+        and block.confidence >= MIN_NEIGHBOUR_CONFIDENCE
+        and line_height(block) >= MIN_CAPTION_HEIGHT * size[0]
+        and not block.angle
+        and not caption.angle
+        and beside(block, caption)
+    )
+
+
+def merged(caption: OcrBlock, block: OcrBlock) -> OcrBlock:
+    """One block of both, its lines in reading order (rows top to bottom, left to right)."""
+    row = max(1.0, min(line_height(caption), line_height(block)))
+    lines = sorted((*caption.lines, *block.lines), key=lambda line: (round(line.box[1] / row), line.box[0]))
+    left = min(caption.bbox[0], block.bbox[0])
+    top = min(caption.bbox[1], block.bbox[1])
+    right = max(caption.bbox[0] + caption.bbox[2], block.bbox[0] + block.bbox[2])
+    bottom = max(caption.bbox[1] + caption.bbox[3], block.bbox[1] + block.bbox[3])
+    return OcrBlock(
+        " ".join(line.text for line in lines), (left, top, right - left, bottom - top), tuple(lines)
+    )
+
+
+def beside(first: OcrBlock, second: OcrBlock) -> bool:
+    """Within NEIGHBOUR_REACH line heights of each other, across and down."""
+    reach = NEIGHBOUR_REACH * max(line_height(first), line_height(second))
+    (x1, y1, w1, h1), (x2, y2, w2, h2) = first.bbox, second.bbox
+    gap_x = max(x1 - (x2 + w2), x2 - (x1 + w1), 0)
+    gap_y = max(y1 - (y2 + h2), y2 - (y1 + h1), 0)
+    return gap_x <= reach and gap_y <= reach
+
+
+def line_height(block: OcrBlock) -> float:
+    """Pixels a row of the block's text takes, the gap under it included."""
+    return block.bbox[3] / rows(block.lines)
+
+
+def rows(lines: Sequence[OcrLine]) -> int:
+    """Rows the lines form: words read apart on one row are one row."""
+    ordered = sorted(lines, key=lambda line: line.box[1])
+    return 1 + sum(below.box[1] >= above.box[1] + above.box[3] / 2 for above, below in pairwise(ordered))
+
+
 def is_caption(block: OcrBlock, size: tuple[int, int]) -> bool:
     """Big, confident and wordy enough to be a caption, not a logo or a speck of texture."""
     letters = sum(char.isalnum() for char in block.text)
-    line_height = block.bbox[3] / len(block.lines)
     # A word or two of a few letters is as likely a drawing read as text: it must be read surely.
     needed = MIN_CAPTION_CONFIDENCE if letters >= SHORT_CAPTION_LETTERS else MIN_SHORT_CAPTION_CONFIDENCE
     return (
         letters >= MIN_CAPTION_LETTERS
         and block.confidence >= needed
-        and line_height >= MIN_CAPTION_HEIGHT * size[0]
+        and line_height(block) >= MIN_CAPTION_HEIGHT * size[0]
     )
 
 
@@ -86,16 +161,6 @@ def covers(block: OcrBlock, region: TextRegion) -> bool:
     return overlap_ratio(region.box, block.bbox) > 0.5 and region.box[2] * region.box[3] <= 4 * (
         block.bbox[2] * block.bbox[3]
     )
-
-
-def blocks_mask(size: tuple[int, int], blocks: Sequence[OcrBlock]) -> npt.NDArray[np.uint8]:
-    """255 inside the blocks' boxes grown by half a line, 0 elsewhere: nothing else is painted."""
-    mask = np.zeros((size[1], size[0]), np.uint8)
-    for block in blocks:
-        left, top, width, height = block.bbox
-        grow = round(height / len(block.lines) / 2)
-        cv2.rectangle(mask, (left - grow, top - grow), (left + width + grow, top + height + grow), 255, -1)
-    return mask
 
 
 def letters_mask(size: tuple[int, int], regions: Sequence[TextRegion], reach: float) -> npt.NDArray[np.uint8]:
@@ -142,11 +207,11 @@ def box_for(block: OcrBlock, size: tuple[int, int], colour: str) -> TextBox:
     if block.angle:
         return turned_box_for(block, size, colour)
     width, height = size
-    line_height = block.bbox[3] / len(block.lines)
-    left = max(0.0, block.bbox[0] - BOX_PAD_X * line_height)
-    right = min(float(width), block.bbox[0] + block.bbox[2] + BOX_PAD_X * line_height)
-    top = max(0.0, block.bbox[1] - BOX_PAD_Y * line_height)
-    bottom = min(float(height), block.bbox[1] + block.bbox[3] + BOX_PAD_Y * line_height)
+    row = line_height(block)
+    left = max(0.0, block.bbox[0] - BOX_PAD_X * row)
+    right = min(float(width), block.bbox[0] + block.bbox[2] + BOX_PAD_X * row)
+    top = max(0.0, block.bbox[1] - BOX_PAD_Y * row)
+    bottom = min(float(height), block.bbox[1] + block.bbox[3] + BOX_PAD_Y * row)
     centre = (left + right) / 2
     if abs(centre - width / 2) <= CENTRED * width and right - left >= WIDE * width:
         left, right = 0.0, float(width)  # a classic top or bottom caption spans the image

@@ -9,6 +9,7 @@ the image (0..1, origin top-left), angle is in degrees counter-clockwise.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
@@ -43,7 +44,11 @@ EDGE_TOLERANCE = 0.005
 
 
 class LayoutError(ValueError):
-    """A text box layout that cannot be drawn; the message says which box and why."""
+    """A text box layout that cannot be drawn: every problem found, each naming its box."""
+
+    def __init__(self, problems: str | list[str]) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("; ".join(self.problems))
 
 
 @dataclass(frozen=True)
@@ -73,14 +78,24 @@ class TextBox:
 
 
 def parse_boxes(raw: Any) -> list[TextBox]:
-    """Validate a list of box mappings (memegen keys) into ``TextBox`` values."""
+    """Validate a list of box mappings (memegen keys) into ``TextBox`` values;
+    a bad list raises one ``LayoutError`` naming every problem of every box."""
     if not isinstance(raw, list):
         raise LayoutError("text boxes must be a list of boxes")
     if not raw:
         raise LayoutError("a template needs at least one text box")
     if len(raw) > MAX_BOXES:
         raise LayoutError(f"a template may have at most {MAX_BOXES} text boxes, not {len(raw)}")
-    return [_parse_box(number, item) for number, item in enumerate(raw, start=1)]
+    boxes: list[TextBox] = []
+    problems: list[str] = []
+    for number, item in enumerate(raw, start=1):
+        try:
+            boxes.append(_parse_box(item))
+        except LayoutError as error:
+            problems += [f"Box {number}: {problem}" for problem in error.problems]
+    if problems:
+        raise LayoutError(problems)
+    return boxes
 
 
 def memegen_boxes(raw: Any, lenient_styles: bool = False) -> list[TextBox]:
@@ -129,78 +144,89 @@ def default_boxes(count: int = 2) -> list[TextBox]:
     return [TextBox(anchor_y=0.0), TextBox(anchor_y=0.8)]
 
 
-def _parse_box(number: int, item: Any) -> TextBox:
+def _parse_box(item: Any) -> TextBox:
+    """One box, or a ``LayoutError`` listing each of its settings that is wrong."""
     if not isinstance(item, dict):
-        raise LayoutError(f"box {number}: must be a mapping of settings, not {type(item).__name__}")
-    known = set(TextBox.__dataclass_fields__)
+        raise LayoutError(f"must be a mapping of settings, not {type(item).__name__}")
+    problems: list[str] = []
+
+    def checked(check: Callable[..., Any], name: str, *extra: Any) -> Any:
+        default = getattr(TextBox, name)
+        try:
+            return check(name, item.get(name, default), *extra)
+        except LayoutError as error:
+            problems.extend(error.problems)
+            return default
+
     # memegen's animation keys (start, stop) mean nothing for still images.
-    unknown = set(item) - known - {"start", "stop"}
+    unknown = set(item) - set(TextBox.__dataclass_fields__) - {"start", "stop"}
     if unknown:
-        raise LayoutError(f"box {number}: unknown setting(s) {', '.join(sorted(map(str, unknown)))}")
-    defaults = TextBox()
+        problems.append(f"unknown setting(s) {', '.join(sorted(map(str, unknown)))}")
     box = TextBox(
-        anchor_x=_fraction(number, "anchor_x", item.get("anchor_x", defaults.anchor_x)),
-        anchor_y=_fraction(number, "anchor_y", item.get("anchor_y", defaults.anchor_y)),
-        scale_x=_fraction(number, "scale_x", item.get("scale_x", defaults.scale_x), positive=True),
-        scale_y=_fraction(number, "scale_y", item.get("scale_y", defaults.scale_y), positive=True),
-        angle=_angle(number, item.get("angle", defaults.angle)),
-        color=_color(number, item.get("color", defaults.color)),
-        font=_font(number, item.get("font", defaults.font)),
-        style=_choice(number, "style", item.get("style", defaults.style), STYLES),
-        align=_choice(number, "align", item.get("align", defaults.align), ALIGNS),
+        anchor_x=checked(_fraction, "anchor_x"),
+        anchor_y=checked(_fraction, "anchor_y"),
+        scale_x=checked(_fraction, "scale_x", True),
+        scale_y=checked(_fraction, "scale_y", True),
+        angle=checked(_angle, "angle"),
+        color=checked(_color, "color"),
+        font=checked(_font, "font"),
+        style=checked(_choice, "style", STYLES),
+        align=checked(_choice, "align", ALIGNS),
     )
+    if problems:
+        raise LayoutError(problems)
     for axis in ("x", "y"):
         end = getattr(box, f"anchor_{axis}") + getattr(box, f"scale_{axis}")
         if end > 1 + EDGE_TOLERANCE:
-            raise LayoutError(
-                f"box {number}: anchor_{axis} + scale_{axis} = {end:.3f} reaches outside the image"
-            )
+            problems.append(f"anchor_{axis} + scale_{axis} = {end:.3f} reaches outside the image")
+    if problems:
+        raise LayoutError(problems)
     return box
 
 
-def _number(number: int, name: str, value: Any) -> float:
+def _number(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise LayoutError(f"box {number}: {name} must be a number, not {value!r}")
+        raise LayoutError(f"{name} must be a number, not {value!r}")
     if value != value or value in (float("inf"), float("-inf")):
-        raise LayoutError(f"box {number}: {name} must be a finite number")
+        raise LayoutError(f"{name} must be a finite number")
     return float(value)
 
 
-def _fraction(number: int, name: str, value: Any, positive: bool = False) -> float:
-    fraction = _number(number, name, value)
+def _fraction(name: str, value: Any, positive: bool = False) -> float:
+    fraction = _number(name, value)
     low_ok = fraction > 0 if positive else fraction >= 0
     if not low_ok or fraction > 1 + EDGE_TOLERANCE:
         bound = "(0, 1]" if positive else "[0, 1]"
-        raise LayoutError(f"box {number}: {name} must be a fraction of the image in {bound}, not {value}")
+        raise LayoutError(f"{name} must be a fraction of the image in {bound}, not {value}")
     return min(fraction, 1.0)
 
 
-def _angle(number: int, value: Any) -> float:
-    angle = _number(number, "angle", value)
+def _angle(name: str, value: Any) -> float:
+    angle = _number(name, value)
     if not -180 <= angle <= 180:
-        raise LayoutError(f"box {number}: angle must be in degrees between -180 and 180, not {value}")
+        raise LayoutError(f"{name} must be in degrees between -180 and 180, not {value}")
     return angle
 
 
-def _color(number: int, value: Any) -> str:
+def _color(name: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise LayoutError(f"box {number}: color must be a colour name or #hex code, not {value!r}")
+        raise LayoutError(f"{name} must be a colour name or #hex code, not {value!r}")
     try:
         ImageColor.getrgb(value.strip())
     except ValueError:
-        raise LayoutError(f"box {number}: unknown colour {value!r}") from None
+        raise LayoutError(f"{name} {value!r} is not a colour (a name such as white, or #hex)") from None
     return value.strip()
 
 
-def _font(number: int, value: Any) -> str:
-    name = str(value).strip().lower() if isinstance(value, str) else ""
-    name = FONT_ALIASES.get(name, name)
-    if name not in FONTS:
-        raise LayoutError(f"box {number}: unknown font {value!r}; choose one of {', '.join(FONTS)}")
-    return name
+def _font(name: str, value: Any) -> str:
+    face = str(value).strip().lower() if isinstance(value, str) else ""
+    face = FONT_ALIASES.get(face, face)
+    if face not in FONTS:
+        raise LayoutError(f"unknown {name} {value!r}; choose one of {', '.join(FONTS)}")
+    return face
 
 
-def _choice(number: int, name: str, value: Any, choices: tuple[Any, ...]) -> Any:
+def _choice(name: str, value: Any, choices: tuple[Any, ...]) -> Any:
     if value not in choices:
-        raise LayoutError(f"box {number}: {name} must be one of {', '.join(choices)}, not {value!r}")
+        raise LayoutError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
     return value

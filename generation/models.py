@@ -11,6 +11,7 @@ generation finds it).
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from typing import Any, Self, TypeVar
 
@@ -28,7 +29,7 @@ def validate_boxes(value: Any) -> None:
     try:
         parse_boxes(value)
     except LayoutError as error:
-        raise ValidationError(str(error)) from None
+        raise ValidationError(error.problems) from None  # every problem of every box at once
 
 
 def validate_text_list(value: Any) -> None:
@@ -106,12 +107,12 @@ class Template(models.Model):
         return len(self.boxes)
 
     def clean(self) -> None:
-        errors: dict[str, str] = {}
-        try:
+        """Boxes in their normal form (font aliases resolved, defaults filled in) and curator
+        text as memes show it. Bad boxes are the field validator's to report, once: a form that
+        already refused them leaves the old value here, which must not add a second error."""
+        with contextlib.suppress(LayoutError):
             self.boxes = boxes_to_json(parse_boxes(self.boxes))
-        except LayoutError as error:
-            errors["boxes"] = str(error)
-        errors.update(self.fold_curator_texts())
+        errors = self.fold_curator_texts()
         if errors:
             raise ValidationError(errors)
 

@@ -36,9 +36,9 @@ def add_template(curator: Client, **fields: str) -> Any:
         "boxes": BOXES,
         "mark_position": "bottom-right",
         "is_active": "on",
-        "alternative_names": "[]",
-        "keywords": "[]",
-        "example_captions": "[]",
+        "alternative_names": "",
+        "keywords": "",
+        "example_captions": "",
     }
     return curator.post("/admin/feed/template/add/", form | fields)
 
@@ -46,13 +46,13 @@ def add_template(curator: Client, **fields: str) -> Any:
 @pytest.mark.parametrize(
     ("fields", "message"),
     [
-        ({"keywords": '["ｆｕｃｋ"]'}, "profanity"),
-        ({"keywords": '["cats", "f u c k"]'}, "profanity"),
-        ({"alternative_names": '["hillaryshit"]'}, "profanity"),
-        ({"example_captions": '[["when the code compiles", "sh*t it works"]]'}, "profanity"),
-        ({"example_captions": '[["china should be dead"]]'}, "hateful"),
+        ({"keywords": "ｆｕｃｋ"}, "profanity"),
+        ({"keywords": "cats, f u c k"}, "profanity"),
+        ({"alternative_names": "hillaryshit"}, "profanity"),
+        ({"example_captions": "when the code compiles | sh*t it works"}, "profanity"),
+        ({"example_captions": "china should be dead"}, "hateful"),
         ({"name": "New\u3164One"}, "invisible"),
-        ({"keywords": '["寿司"]'}, "cannot draw"),
+        ({"keywords": "寿司"}, "cannot draw"),
     ],
 )
 def test_the_admin_refuses_curator_text_a_meme_may_not_show(
@@ -68,8 +68,8 @@ def test_the_admin_keeps_mild_words_and_stores_fullwidth_text_as_ascii(curator: 
     response = add_template(
         curator,
         name="Ｔｏｏ Ｄａｍｎ Ｈｉｇｈ",
-        keywords='["damn", "hell", "ｒｅｎｔ"]',
-        example_captions='[["the rent", "is too damn high"]]',
+        keywords="damn, hell, ｒｅｎｔ",
+        example_captions="the rent | is too damn high",
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     template = Template.objects.get(slug="new-one")

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import Client
@@ -87,21 +86,6 @@ def test_a_taken_slug_is_refused_before_any_work() -> None:
 def test_a_template_needs_a_name() -> None:
     with pytest.raises(CaptionedMemeError, match="name"):
         template_from_captioned_meme(b"", "   ")
-
-
-@needs_tesseract
-def test_the_admin_page_makes_the_template_and_shows_bad_uploads(client: Client, staff: User) -> None:
-    client.force_login(staff)
-    url = "/admin/feed/template/from-meme/"
-    assert b"Add from a captioned meme" in client.get("/admin/feed/template/").content
-
-    bad = client.post(url, {"name": "Nope", "image": SimpleUploadedFile("x.jpg", b"junk")})
-    assert bad.status_code == 200 and b"not a supported image" in bad.content
-
-    good = client.post(url, {"name": "Boromir", "image": SimpleUploadedFile("m.png", captioned_meme())})
-    template = Template.objects.get(slug="boromir")
-    assert good.status_code == 302
-    assert good["Location"].endswith(f"/admin/feed/template/{template.pk}/change/")
 
 
 def test_readers_cannot_reach_the_admin_page(client: Client, alice: User) -> None:

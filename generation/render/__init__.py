@@ -14,6 +14,8 @@ depending only on those above it:
 - ``canvas``: the template resized to the output width, and a band added
   below it when the label has no clear spot on the picture;
 - ``meme``: ``render_meme``, all of the above in order;
+- ``preview``: what ``render_meme`` would draw, on a transparent canvas (the
+  admin's live box preview);
 - ``encode`` and ``keys``: the bytes for the feed and the file name they go under.
 """
 

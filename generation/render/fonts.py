@@ -37,6 +37,11 @@ PLAIN_SUBSTITUTES = {
 }
 
 
+def font_names() -> list[str]:
+    """The faces a text box may ask for (``TextBox.font``), as the renderer draws them."""
+    return [name for name in FONTS if (FONT_DIR / FONTS[name]).is_file()]
+
+
 @lru_cache(maxsize=512)
 def font_at(font: str, size: int) -> ImageFont.FreeTypeFont:
     """The face ``font`` (a key of ``FONTS``) at ``size`` pixels, loaded once."""

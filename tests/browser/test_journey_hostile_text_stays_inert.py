@@ -169,7 +169,8 @@ def template_list(page: Any, world: World) -> list[str]:
 
 def template_change(page: Any, world: World) -> list[str]:
     page.goto(f"/admin/feed/template/{world.template.pk}/change/")
-    return [NAME, JS_URL, json.dumps([SCRIPT, DETAILS], ensure_ascii=False), json.dumps([JS_URL, IMG])]
+    page.locator(".box-editor-box").nth(1).wait_for()  # the box editor is built
+    return [NAME, JS_URL, f"{SCRIPT}\n{DETAILS}", f"{JS_URL}, {IMG}"]
 
 
 def meme_list(page: Any, world: World) -> list[str]:

@@ -1,7 +1,8 @@
 """python manage.py tidy_feed: the feed's periodic upkeep (hourly is plenty).
 
 Deletes readers' feed sessions older than a day (their cursors have expired)
-and rate limits untouched for a day (full again, the same as none), and
+and rate limits untouched for a day (full again, the same as none), template images kept for a
+form that never claimed them within a day, and
 refreshes each template's like rate, the prior new memes start from."""
 
 from typing import Any
@@ -9,11 +10,14 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from feed.models import RateLimitBucket, Template
+from feed.pending_uploads import forget_pending_images
 from feed.ranking import forget_sessions
 
 
 class Command(BaseCommand):
-    help = "Forget day-old feed sessions and idle rate limits; refresh the templates' like rates."
+    help = (
+        "Forget day-old feed sessions, idle rate limits and kept images; refresh the templates' like rates."
+    )
 
     def handle(self, *args: Any, **options: Any) -> None:
         forgotten = forget_sessions()
@@ -23,3 +27,4 @@ class Command(BaseCommand):
             f"forgot {forgotten} feed positions and {limits} idle rate limits;"
             f" refreshed {refreshed} template like rates"
         )
+        self.stdout.write(f"deleted {forget_pending_images()} template images no form claimed")
