@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 HIDE_MEMES = ("feed.change_meme",)  # the admin's hide and unhide actions need the same
 # The insights report on templates and on the generation queue.
-SEE_INSIGHTS = ("feed.view_template", "feed.view_generationjob")
+SEE_INSIGHTS = ("feed.view_template", "generation.view_generationjob")
 
 
 def staff_with(*permissions: str) -> type[BasePermission]:

@@ -10,19 +10,16 @@ still need votes, its limiter) comes through generation.outlet."""
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
 
-from generation import bandit, stock, tasks
+from generation import bandit, steering, stock, tasks
 from generation.models import GenerationJob, Template
 from generation.outlet import memes, outlet
 from generation.stock import HOUR, OPEN, STOCK_WINDOW
 
-# Reactions older than this no longer steer generation: tastes change.
-BANDIT_WINDOW = timedelta(days=14)
 MEMES_PER_REQUEST = 4
 MINUTE = 60  # seconds
 # Jobs whose memes go to every reader's feed; a "make a meme" job's few variants
@@ -103,13 +100,6 @@ def request_memes(user: Any, template: Template | None, keywords: list[str]) -> 
     return job
 
 
-def template_votes(since: datetime | None = None) -> dict[int, bandit.Votes]:
-    """Likes and dislikes per active template, from reactions since ``since``."""
-    since = since or timezone.now() - BANDIT_WINDOW
-    active = list(Template.objects.active().values_list("pk", flat=True))
-    return outlet().template_votes(active, since)
-
-
 def _bandit_pick(rng: random.Random | None = None) -> Template | None:
-    picks = bandit.choose(template_votes(), 1, rng or random.Random())
+    picks = bandit.choose(steering.template_votes(), 1, rng or random.Random())
     return Template.objects.filter(pk=picks[0]).first() if picks else None

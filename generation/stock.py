@@ -1,5 +1,5 @@
 """New jobs: each within the site's hourly budget of memes, whatever asks for
-it, and the top-up that keeps every active template stocked.
+it, and the top-up that keeps every active template stocked, the liked ones more.
 
 Rows only: a job is the source of truth, and its message goes to the workers
 once its row commits (generation.tasks.queue_jobs), sent by whoever made it."""
@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from generation import steering
 from generation.models import GeneratedMeme, GenerationJob, Template
 from generation.outlet import outlet
 
@@ -40,9 +41,14 @@ def create_job(
 
 
 def top_up_stock() -> list[GenerationJob]:
-    """Jobs that bring every active template to GENERATION_STOCK_PER_TEMPLATE
-    fresh ready memes, as far as the site's hourly budget of memes goes."""
-    target = settings.GENERATION_STOCK_PER_TEMPLATE
+    """Jobs that bring every active template to its stock target (steering.stock_targets:
+    GENERATION_STOCK_PER_TEMPLATE fresh ready memes on average, more for templates
+    readers like), as far as the site's hourly budget of memes goes.
+
+    The targets follow votes because on a site where few readers reach the end
+    of their feed nearly every new meme is a top-up: with the same target for
+    every template, votes steered almost nothing (docs/feed.md has the figures)."""
+    targets = steering.stock_targets(steering.template_votes())
     jobs: list[GenerationJob] = []
     templates = Template.objects.active().annotate(
         stock=Count(
@@ -55,6 +61,7 @@ def top_up_stock() -> list[GenerationJob]:
         in_flight=Count("jobs", filter=Q(jobs__status__in=OPEN), distinct=True),
     )
     for template in templates.values("pk", "stock", "in_flight"):
+        target = targets.get(template["pk"], 0)
         if template["in_flight"] or template["stock"] >= target:
             continue
         for count in _batches(target - template["stock"]):

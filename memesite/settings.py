@@ -387,6 +387,9 @@ CAPTION_CANDIDATES = env_int("CAPTION_CANDIDATES", 4, minimum=1, maximum=16)
 # take about as long as 16 on a CPU, so jobs are large.
 # (At most 64: the caption model's limit on variants per request.)
 GENERATION_BATCH_SIZE = env_int("GENERATION_BATCH_SIZE", 64, minimum=1, maximum=64)
+# Fresh ready memes the stock top-up keeps per active template, on average: a
+# third for every template, the rest shared out by the bandit's chances
+# (generation/steering.py), so liked templates get more of the new memes.
 GENERATION_STOCK_PER_TEMPLATE = env_int("GENERATION_STOCK_PER_TEMPLATE", 30, minimum=0)
 GENERATION_JOB_DEADLINE_SECONDS = env_int("GENERATION_JOB_DEADLINE_SECONDS", 300, minimum=1)
 GENERATION_USER_LIMIT_PER_HOUR = env_int("GENERATION_USER_LIMIT_PER_HOUR", 30, minimum=1)

@@ -15,7 +15,7 @@ from tests.conftest import make_meme
 
 def grant(user: User, *codenames: str) -> User:
     user.user_permissions.add(
-        *Permission.objects.filter(content_type__app_label="feed", codename__in=codenames)
+        *Permission.objects.filter(content_type__app_label__in=("feed", "generation"), codename__in=codenames)
     )
     return User.objects.get(pk=user.pk)  # a fresh object: permissions are cached per instance
 
