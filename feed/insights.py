@@ -4,7 +4,7 @@ of new generation, the ready stock and recent throughput (page and API)."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -80,7 +80,6 @@ def queue_summary() -> dict[str, int]:
     return {status: counts.get(status, 0) for status in GenerationJob.Status.values}
 
 
-# For the schema only: the API answers with asdict(TemplateInsight).
 class TemplateInsightSerializer(serializers.Serializer[TemplateInsight]):
     slug = serializers.SlugField()
     name = serializers.CharField()
@@ -93,26 +92,21 @@ class TemplateInsightSerializer(serializers.Serializer[TemplateInsight]):
     failed_last_hour = serializers.IntegerField()
 
 
-INSIGHTS_RESPONSE = inline_serializer(
-    "Insights",
-    {
-        "templates": TemplateInsightSerializer(many=True),
-        "jobs": inline_serializer(
-            "JobCounts",
-            {status: serializers.IntegerField() for status in GenerationJob.Status.values},
-        ),
-    },
-)
+class InsightsSerializer(serializers.Serializer[dict[str, Any]]):
+    """The loop as the API answers it: per template, and the generation queue by status."""
+
+    templates = TemplateInsightSerializer(many=True)
+    jobs = inline_serializer(
+        "JobCounts", {status: serializers.IntegerField() for status in GenerationJob.Status.values}
+    )
 
 
 class InsightsView(APIView):
     permission_classes = [staff_with(*SEE_INSIGHTS)]
 
-    @extend_schema(operation_id="insights", responses={200: INSIGHTS_RESPONSE, **refusals(403)})
+    @extend_schema(operation_id="insights", responses={200: InsightsSerializer, **refusals(403)})
     def get(self, request: Request) -> Response:
-        return Response(
-            {"templates": [asdict(item) for item in template_insights()], "jobs": queue_summary()}
-        )
+        return Response(InsightsSerializer({"templates": template_insights(), "jobs": queue_summary()}).data)
 
 
 @staff_member_required

@@ -7,13 +7,13 @@ import functools
 import time
 import uuid
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import connection, models, transaction
-from django.db.models import F, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Cast, Coalesce, Greatest
+from django.db.models import F, OuterRef, Q, Subquery, Sum, Value, Window
+from django.db.models.functions import Cast, Coalesce, Greatest, RowNumber
 from django.db.models.lookups import LessThan
 from django.utils import timezone
 
@@ -109,10 +109,79 @@ class Template(models.Model):
 FEW_VOTES = 5  # likes + dislikes below this count as "few": such memes get shown to earn votes
 FEW_VOTES_READY = Q(status="ready") & Q(LessThan(F("likes") + F("dislikes"), FEW_VOTES))
 
+# The feed's orders, each served by a partial index on ready memes (Meme.Meta).
+Sort = Literal["hot", "new", "top"]
+SORTS: tuple[Sort, ...] = ("hot", "new", "top")
+SORT_KEYS: dict[Sort, str] = {"hot": "hot", "new": "created_at", "top": "rating"}
+CHUNK = 100  # memes appended to a feed session at a time; ≥ the largest page + the look-ahead
+EXPLORE_EVERY = 5  # in hot and top, every fifth place goes to the newest memes with few votes
+EXPLORE_SLOTS = CHUNK // EXPLORE_EVERY
+
 
 class MemeQuerySet(models.QuerySet["Meme"]):
     def visible(self) -> MemeQuerySet:
         return self.filter(status=Meme.Status.READY)
+
+    def of_template(self, template_id: int | None) -> MemeQuerySet:
+        """One template's memes; every template's for None (the reader's "random")."""
+        return self if template_id is None else self.filter(template_id=template_id)
+
+    def with_few_votes(self) -> MemeQuerySet:
+        """Ready memes with too few votes to rank them, spelled as the partial
+        indexes meme_new_few_votes and meme_template_new_few_votes are."""
+        return self.filter(FEW_VOTES_READY)
+
+    def outside_session(self, session: int) -> MemeQuerySet:
+        """Memes the feed session does not hold yet. ``NOT IN`` a subquery, which
+        PostgreSQL reads once into a hash: compared one by one with every held
+        meme (NOT EXISTS, planned as a nested loop), the sixth extension of a
+        session cost three times the first (docs/feed.md)."""
+        return self.exclude(pk__in=FeedPosition.objects.filter(session=session).values("meme_id"))
+
+    def best_first(self, sort: Sort) -> MemeQuerySet:
+        key = SORT_KEYS[sort]
+        return self.order_by(F(key).desc(), F("id").desc())
+
+    def session_extension(self, session: int, sort: Sort, template_id: int | None) -> models.QuerySet[Any]:
+        """The next CHUNK places of a feed session: rows (session, position, meme)
+        of ready memes it lacks, best first, numbered on from its last position.
+
+        In hot and top, the best memes take four places in five (1-4, 6-9, …)
+        and the newest memes with few votes among the rest every fifth, so new
+        memes get seen and earn the votes that rank them. Where either part runs
+        short (the end of the feed), its places stay empty: positions only need
+        to be in order."""
+        wanted = self.visible().of_template(template_id).outside_session(session)
+        last = FeedPosition.objects.filter(session=session).order_by("-position").values("position")[:1]
+        after = Coalesce(Subquery(last), 0)
+        if sort == "new":
+            return wanted._first(CHUNK, "new")._placed(session, after)
+        ranked = wanted._first(CHUNK - EXPLORE_SLOTS, sort)
+        explore = wanted.with_few_votes().exclude(pk__in=ranked.values("pk"))._first(EXPLORE_SLOTS, "new")
+        return ranked._placed(session, after, skip_every=EXPLORE_EVERY).union(
+            explore._placed(session, after, step=EXPLORE_EVERY), all=True
+        )
+
+    def _first(self, count: int, sort: Sort) -> MemeQuerySet:
+        """The first ``count`` memes in the sort's order, numbered 1… as ``rank``.
+
+        Counted by a window rather than cut by LIMIT: a part of a UNION may not
+        carry a LIMIT on SQLite. PostgreSQL (15 or later) stops reading the
+        sort's index as soon as the count is reached, as it would for a LIMIT."""
+        key = SORT_KEYS[sort]
+        rank = Window(RowNumber(), order_by=[F(key).desc(), F("id").desc()])
+        return self.annotate(rank=rank).filter(rank__lte=count)
+
+    def _placed(self, session: int, after: Any, step: int = 1, skip_every: int = 0) -> models.QuerySet[Any]:
+        """Ranked memes (``_first``) as rows (session, position, meme): the n-th at
+        after + n × step, leaving every ``skip_every``-th place free when given."""
+        rank = F("rank")
+        place = rank * step + (rank - 1) / (skip_every - 1) if skip_every else rank * step
+        return self.order_by().values(
+            session_id=Value(session, output_field=models.BigIntegerField()),
+            place=Cast(after + place, models.BigIntegerField()),
+            meme=F("id"),
+        )
 
 
 class Meme(models.Model):

@@ -12,10 +12,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from feed import limits
-from feed.api import feed_item
 from feed.forms import SignUpForm
-from feed.models import Report, Template, UserSettings
-from feed.ranking import SORTS, meme_row
+from feed.models import SORTS, Report, Template, UserSettings
+from feed.ranking import meme_row
+from feed.serializers import FeedItemSerializer
 
 
 @login_required
@@ -40,7 +40,7 @@ def meme_page(request: HttpRequest, meme_id: int) -> HttpResponse:
     row = meme_row(request.user, meme_id)
     if row is None:
         raise Http404("There is no such meme.")
-    item = feed_item(row, f"{request.scheme}://{request.get_host()}")
+    item = FeedItemSerializer(row, context={"request": request}).data
     context = {"item": item, "created_at": row["created_at"], "report_reasons": Report.Reason.choices}
     return render(request, "feed/meme.html", context)
 
