@@ -39,6 +39,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from feed import compiled
 from feed.models import EPOCH, SORTS, Favourite, FeedPosition, Meme, Reaction, Sort
 
 LOOKAHEAD = 10  # a reader with fewer unseen memes than this is running low (feed.supply)
@@ -119,18 +120,22 @@ def decode_cursor(cursor: str, reader_id: int | None) -> FeedState:
 # --- the columns of a feed item ---------------------------------------------------
 
 
-def with_reader_state(queryset: QuerySet[Any], reader: Any, meme: str = "pk") -> QuerySet[Any]:
+def with_reader_state(queryset: QuerySet[Any], reader_id: int | None, meme: str = "pk") -> QuerySet[Any]:
     """Annotate my_reaction (1, -1, 0) and favourited from the reader's rows, in
     the same query: one indexed lookup per meme, never one query per item.
-    ``meme`` names the meme's id in ``queryset``'s rows."""
-    if not reader.is_authenticated:
+    ``meme`` names the meme's id in ``queryset``'s rows; None is no reader."""
+    if reader_id is None:
         return cast(QuerySet[Any], queryset.annotate(my_reaction=Value(0), favourited=Value(False)))
-    mine = Reaction.objects.filter(user=reader, meme=OuterRef(meme)).values("value")[:1]
-    favourite = Favourite.objects.filter(user=reader, meme=OuterRef(meme))
+    mine = Reaction.objects.filter(user_id=reader_id, meme=OuterRef(meme)).values("value")[:1]
+    favourite = Favourite.objects.filter(user_id=reader_id, meme=OuterRef(meme))
     return cast(
         QuerySet[Any],
         queryset.annotate(my_reaction=Coalesce(Subquery(mine), 0), favourited=Exists(favourite)),
     )
+
+
+def reader_id(reader: Any) -> int | None:
+    return reader.pk if reader.is_authenticated else None
 
 
 MEME_COLUMNS = ("texts", "image", "width", "height", "likes", "dislikes", "favourites", "created_at")
@@ -165,9 +170,15 @@ def next_page(reader: Any, state: FeedState, size: int) -> Page:
 
 
 def _read(reader: Any, state: FeedState, limit: int) -> list[dict[str, Any]]:
-    """The session's next ``limit`` ready memes, in order: a range on its primary key."""
+    read = compiled.statement(page_rows, (limit,), ("session", "position", "reader"))
+    return read.rows(session=state.session, position=state.position, reader=reader.pk)
+
+
+def page_rows(limit: int, session: int, position: int, reader: int) -> QuerySet[Any]:
+    """The session's next ``limit`` ready memes after ``position``, in order (a
+    range on its primary key), with the reader's state: a feed item's columns."""
     places = FeedPosition.objects.filter(
-        session=state.session, position__gt=state.position, meme__status=Meme.Status.READY
+        session=session, position__gt=position, meme__status=Meme.Status.READY
     )
     columns = {name: F(f"meme__{name}") for name in MEME_COLUMNS}
     template = {"template_slug": F("meme__template__slug"), "template_name": F("meme__template__name")}
@@ -176,17 +187,13 @@ def _read(reader: Any, state: FeedState, limit: int) -> list[dict[str, Any]]:
         .order_by("position")
         .values("position", "my_reaction", "favourited", id=F("meme_id"), **columns, **template)
     )
-    return list(rows[:limit])
-
-
-PLACE_COLUMNS = ("session", "position", "meme_id")  # FeedPosition's, in session_extension's order
+    return rows[:limit]
 
 
 def extend(state: FeedState) -> int:
     """Append up to CHUNK memes the session lacks, best first (MemeQuerySet.session_extension);
     returns the session's last position, or ``state.end`` when nothing was added."""
-    places = Meme.objects.session_extension(state.session, state.sort, state.template_id)
-    sql, params = insert_select(FeedPosition, PLACE_COLUMNS, places, returning="position")
+    sql, params = extension(state)
     try:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
@@ -202,19 +209,31 @@ def extend(state: FeedState) -> int:
     return max(added, default=state.end)
 
 
-def insert_select(
-    model: type[models.Model], columns: tuple[str, ...], rows: QuerySet[Any], returning: str
-) -> tuple[str, tuple[Any, ...]]:
-    """One INSERT INTO the model's table (columns) of the rows of a values()
-    queryset whose columns come in that order, returning the column
-    ``returning`` of each row added: the statement and its parameters.
-    Django's ORM has no INSERT … SELECT, and copying the rows through Python
-    would take two statements and let two requests interleave."""
-    select, params = rows.query.sql_with_params()
+def extension(state: FeedState) -> tuple[str, list[Any]]:
+    """The statement that extends the session, and its parameters."""
+    one_template = state.template_id is not None
+    names = ("session", "template") if one_template else ("session",)
+    select = compiled.statement(session_places, (state.sort, one_template), names)
+    params = select.bind({"session": state.session, "template": state.template_id or 0})
+    return insert_select(FeedPosition, PLACE_COLUMNS, select.sql, returning="position"), params
+
+
+def session_places(sort: Sort, one_template: bool, session: int, template: int = 0) -> QuerySet[Any]:
+    return Meme.objects.session_extension(session, sort, template if one_template else None)
+
+
+PLACE_COLUMNS = ("session", "position", "meme_id")  # FeedPosition's, in session_extension's order
+
+
+def insert_select(model: type[models.Model], columns: tuple[str, ...], select: str, returning: str) -> str:
+    """INSERT INTO the model's table (columns) the rows of ``select``, whose
+    columns come in that order, returning the column ``returning`` of each row
+    added. Django's ORM has no INSERT … SELECT, and copying the rows through
+    Python would take two statements and let two requests interleave."""
     quote = connection.ops.quote_name
     names = ", ".join(quote(column) for column in columns)
     table = quote(model._meta.db_table)
-    return f"INSERT INTO {table} ({names}) {select} RETURNING {quote(returning)}", tuple(params)
+    return f"INSERT INTO {table} ({names}) {select} RETURNING {quote(returning)}"
 
 
 # --- favourites: newest first, keyset on (favourited at, favourite id) ------------
@@ -259,11 +278,13 @@ def favourites_page(reader: Any, after: tuple[datetime, int] | None, size: int) 
         .order_by("-favourited_by__created_at", "-favourited_by__id")
     )
     named = {"favourited_at": F("favourited_by__created_at"), "favourite_id": F("favourited_by__id")}
-    rows = list(item_values(with_reader_state(memes, reader), **named)[: size + 1])
+    rows = list(item_values(with_reader_state(memes, reader_id(reader)), **named)[: size + 1])
     last = rows[size - 1] if len(rows) > size else None
     return FavouritesPage(rows[:size], (last["favourited_at"], last["favourite_id"]) if last else None)
 
 
 def meme_row(reader: Any, meme_id: int) -> dict[str, Any] | None:
     """One ready meme as a feed item's columns, with the reader's own state."""
-    return item_values(with_reader_state(Meme.objects.visible().filter(pk=meme_id), reader)).first()
+    return item_values(
+        with_reader_state(Meme.objects.visible().filter(pk=meme_id), reader_id(reader))
+    ).first()

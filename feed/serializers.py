@@ -3,6 +3,7 @@ which validates the input or builds the answer, and documents it in the schema."
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.core.files.storage import default_storage
@@ -111,8 +112,13 @@ class FeedItemSerializer(serializers.Serializer[dict[str, Any]]):
     favourited = serializers.BooleanField()
     created_at = serializers.DateTimeField()
 
+    @functools.cached_property
+    def origin(self) -> str:
+        """The site's origin, asked of the request once per answer, not per meme."""
+        return site_origin(self.context["request"])
+
     def to_representation(self, row: dict[str, Any]) -> dict[str, Any]:
-        origin = site_origin(self.context["request"])
+        origin = self.origin
         caption = " / ".join(text for text in row["texts"] if text)
         return {
             "id": row["id"],

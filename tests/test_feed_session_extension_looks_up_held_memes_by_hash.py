@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, transaction
 
 from feed import ranking
-from feed.models import SORTS, FeedPosition, Meme, Sort
+from feed.models import SORTS, Sort
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 
@@ -24,8 +24,7 @@ def test_the_extension_plan_hashes_the_held_memes(transactional_db: None, sort: 
     state = ranking.start_session(sort, None)
     for _ in range(5):
         ranking.extend(state)
-    places = Meme.objects.session_extension(state.session, sort, None)
-    sql, params = ranking.insert_select(FeedPosition, ranking.PLACE_COLUMNS, places, returning="position")
+    sql, params = ranking.extension(state)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("EXPLAIN " + sql, params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
