@@ -1,15 +1,11 @@
-"""The feed's API: thin views over feed.models and feed.ranking.
-
-Feed items are plain dicts built by ``feed_item`` from one values() query per
-page (my_reaction and favourited annotated in that query); inputs go through
-the serializers in feed.serializers, whose messages become 400 responses."""
+"""The feed's API: thin views over feed.models and feed.ranking. Inputs and
+answers go through the serializers in feed.serializers; a feed page is one
+values() query (my_reaction and favourited annotated in it) that
+FeedItemSerializer turns into items."""
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,24 +13,19 @@ from axes.helpers import get_lockout_message
 from django.conf import settings
 from django.contrib.auth import authenticate
 from django.core.exceptions import RequestDataTooBig
-from django.core.files.storage import default_storage
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.utils.encoding import filepath_to_uri
 from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import BaseAuthentication
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from feed import limits, models, ranking
 from feed.authentication import issue_token, revoke_tokens
-from feed.media import local_media_base
 from feed.models import Meme, Template, UserSettings
 from feed.permissions import HIDE_MEMES, staff_with
 from feed.serializers import (
@@ -55,53 +46,14 @@ from generation.services import reader_is_running_low
 from memesite.middleware import declared_length, too_large
 from memesite.refusals import refusals
 
-# --- building items ---------------------------------------------------------------
+# --- inputs and answers ---------------------------------------------------------
 
 
-def site_origin(request: Request) -> str:
-    return f"{request.scheme}://{request.get_host()}"
-
-
-def absolute(origin: str, url: str) -> str:
-    return origin + url if url.startswith("/") else url
-
-
-PLAIN_NAME = re.compile(r"[A-Za-z0-9/._-]+")
-
-
-def media_url(name: str) -> str:
-    """The storage's URL for a file. Local files skip urljoin and the storage's
-    lazy wrapper, and names of URL-safe characters (all the renderer writes)
-    skip quoting: together a fifth of a feed page's Python time (bench/feed.py)."""
-    base = local_media_base()
-    if base is None:
-        return default_storage.url(name)
-    if PLAIN_NAME.fullmatch(name) and ".." not in name:
-        return base + name
-    return base + filepath_to_uri(name)
-
-
-def feed_item(row: dict[str, Any], origin: str) -> dict[str, Any]:
-    """One meme as the API shows it, from the columns ranking.item_values reads."""
-    texts = row["texts"]
-    caption = " / ".join(text for text in texts if text)
-    return {
-        "id": row["id"],
-        "url": f"{origin}/m/{row['id']}/",
-        "image": absolute(origin, media_url(row["image"])) if row["image"] else None,
-        "width": row["width"],
-        "height": row["height"],
-        "alt": caption or f"{row['template_name']} meme without text",
-        "texts": texts,
-        "template": {"slug": row["template_slug"], "name": row["template_name"]},
-        "ai_generated": True,
-        "likes": row["likes"],
-        "dislikes": row["dislikes"],
-        "favourites": row["favourites"],
-        "my_reaction": row["my_reaction"],
-        "favourited": bool(row["favourited"]),
-        "created_at": iso_time(row["created_at"]),
-    }
+def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
+    """The serializer's validated data, or a 400 naming each bad field."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)
 
 
 def next_link(request: Request, cursor: str, **params: Any) -> str:
@@ -109,37 +61,11 @@ def next_link(request: Request, cursor: str, **params: Any) -> str:
     return request.build_absolute_uri(f"{request.path}?{query}")
 
 
-@functools.cache
-def validator(serializer_class: type[serializers.Serializer[Any]]) -> serializers.Serializer[Any]:
-    """One serializer per class and process: DRF deep-copies a serializer's
-    fields for each new instance, which cost a feed page 0.4 ms; run_validation
-    keeps no state on the instance."""
-    return serializer_class()
-
-
-def validated(serializer_class: type[serializers.Serializer[Any]], data: Any) -> dict[str, Any]:
-    """The serializer's validated data, or a 400 naming each bad field. A body
-    that is no object at all (null, a list) is named under non_field_errors, as
-    DRF's is_valid() does: a 400 is always an object."""
-    try:
-        return dict(validator(serializer_class).run_validation(data))
-    except ValidationError as error:
-        if isinstance(error.detail, dict):
-            raise
-        raise ValidationError({api_settings.NON_FIELD_ERRORS_KEY: error.detail}) from None
-
-
-def iso_time(moment: datetime) -> str:
-    """As DRF's JSON encoder writes it, done here so rendering calls no Python hook per item."""
-    text = moment.isoformat()
-    return text[:-6] + "Z" if text.endswith("+00:00") else text
-
-
 def meme_response(request: Request, meme_id: int, code: int = status.HTTP_200_OK) -> Response:
     row = ranking.meme_row(request.user, meme_id)
     if row is None:
         raise NotFound("There is no such meme in the feed.")
-    return Response(feed_item(row, site_origin(request)), status=code)
+    return Response(FeedItemSerializer(row, context={"request": request}).data, status=code)
 
 
 def in_feed(change: Callable[[], Any]) -> Any:
@@ -197,7 +123,6 @@ def locked_out(
 
 class FeedView(APIView):
     permission_classes = [IsAuthenticated]
-    renderer_classes = [JSONRenderer]  # one renderer: no content negotiation per page
 
     @extend_schema(
         parameters=[FeedQuerySerializer],
@@ -214,14 +139,9 @@ class FeedView(APIView):
         if page.running_low:
             template = Template.objects.filter(pk=state.template_id).first() if state.template_id else None
             reader_is_running_low(request.user, template)
-        origin = site_origin(request)
         cursor = ranking.encode_cursor(page.state, request.user.pk)
-        return Response(
-            {
-                "next": next_link(request, cursor, page_size=query["page_size"]),
-                "results": [feed_item(row, origin) for row in page.rows],
-            }
-        )
+        answer = {"next": next_link(request, cursor, page_size=query["page_size"]), "results": page.rows}
+        return Response(FeedPageSerializer(answer, context={"request": request}).data)
 
     @staticmethod
     def state_for(request: Request, query: dict[str, Any]) -> ranking.FeedState:
@@ -342,7 +262,7 @@ class HiddenView(APIView):
             raise NotFound("There is no such meme.")
         meme.hide() if hide else meme.unhide()
         meme.refresh_from_db(fields=["status"])
-        return Response({"id": meme.pk, "status": meme.status})
+        return Response(HiddenSerializer(meme).data)
 
 
 # --- the reader's own things -------------------------------------------------------
@@ -365,12 +285,12 @@ class FavouritesView(APIView):
             except ranking.BadCursor as error:
                 raise ValidationError({"cursor": [str(error)]}) from None
         page = ranking.favourites_page(request.user, after, query["page_size"])
-        origin = site_origin(request)
         following = None
         if page.after is not None:
             cursor = ranking.encode_favourites_cursor(page.after, request.user.pk)
             following = next_link(request, cursor, page_size=query["page_size"])
-        return Response({"next": following, "results": [feed_item(row, origin) for row in page.rows]})
+        answer = {"next": following, "results": page.rows}
+        return Response(FavouritesPageSerializer(answer, context={"request": request}).data)
 
 
 class TemplatesView(APIView):
@@ -378,19 +298,8 @@ class TemplatesView(APIView):
 
     @extend_schema(responses={200: TemplateSerializer(many=True), **refusals(403)}, operation_id="templates")
     def get(self, request: Request) -> Response:
-        origin = site_origin(request)
-        templates = Template.objects.active()
-        return Response(
-            [
-                {
-                    "slug": template.slug,
-                    "name": template.name,
-                    "image": absolute(origin, template.image.url),
-                    "box_count": template.box_count,
-                }
-                for template in templates.only("slug", "name", "image", "boxes")
-            ]
-        )
+        templates = Template.objects.active().only("slug", "name", "image", "boxes")
+        return Response(TemplateSerializer(templates, many=True, context={"request": request}).data)
 
 
 class MySettingsView(APIView):
@@ -444,7 +353,7 @@ class TokenView(APIView):
         )
         if user is None or not user.is_active:
             raise ValidationError({"detail": ["Unable to sign in with that username and password."]})
-        return Response({"token": issue_token(user).key})
+        return Response(TokenSerializer(issue_token(user)).data)
 
     @extend_schema(
         request=None,

@@ -6,7 +6,7 @@ in the last day and what asked for them, and why in a sentence (page and API).""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -158,7 +158,6 @@ def queue_summary() -> dict[str, int]:
     return {status: counts.get(status, 0) for status in GenerationJob.Status.values}
 
 
-# For the schema only: the API answers with asdict(TemplateInsight).
 class TemplateInsightSerializer(serializers.Serializer[TemplateInsight]):
     slug = serializers.SlugField()
     name = serializers.CharField()
@@ -186,26 +185,21 @@ class TemplateInsightSerializer(serializers.Serializer[TemplateInsight]):
     why = serializers.CharField(help_text="why its share is what it is, in a sentence")
 
 
-INSIGHTS_RESPONSE = inline_serializer(
-    "Insights",
-    {
-        "templates": TemplateInsightSerializer(many=True),
-        "jobs": inline_serializer(
-            "JobCounts",
-            {status: serializers.IntegerField() for status in GenerationJob.Status.values},
-        ),
-    },
-)
+class InsightsSerializer(serializers.Serializer[dict[str, Any]]):
+    """The loop as the API answers it: per template, and the generation queue by status."""
+
+    templates = TemplateInsightSerializer(many=True)
+    jobs = inline_serializer(
+        "JobCounts", {status: serializers.IntegerField() for status in GenerationJob.Status.values}
+    )
 
 
 class InsightsView(APIView):
     permission_classes = [staff_with(*SEE_INSIGHTS)]
 
-    @extend_schema(operation_id="insights", responses={200: INSIGHTS_RESPONSE, **refusals(403)})
+    @extend_schema(operation_id="insights", responses={200: InsightsSerializer, **refusals(403)})
     def get(self, request: Request) -> Response:
-        return Response(
-            {"templates": [asdict(item) for item in template_insights()], "jobs": queue_summary()}
-        )
+        return Response(InsightsSerializer({"templates": template_insights(), "jobs": queue_summary()}).data)
 
 
 @staff_member_required

@@ -18,16 +18,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.conf import settings
+from django.conf import DEFAULT_STORAGE_ALIAS, settings
 from django.core import checks
 from django.core.exceptions import SuspiciousFileOperation
-from django.core.files.storage import FileSystemStorage, default_storage
+from django.core.files.storage import FileSystemStorage, default_storage, storages
 from django.db.models import QuerySet
 from django.http import FileResponse, Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 from django.utils.cache import get_conditional_response
-from django.utils.functional import empty
 from django.utils.http import http_date
 from django.views.decorators.http import require_safe
 
@@ -40,9 +39,7 @@ PUBLIC_MAX_AGE = 3600
 
 def local_storage() -> FileSystemStorage | None:
     """The media storage when it is the local disk; None for object storage."""
-    if default_storage._wrapped is empty:  # type: ignore[attr-defined]
-        default_storage._setup()  # type: ignore[attr-defined]
-    storage = default_storage._wrapped  # type: ignore[attr-defined]
+    storage = storages[DEFAULT_STORAGE_ALIAS]
     return storage if isinstance(storage, FileSystemStorage) else None
 
 

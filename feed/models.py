@@ -10,12 +10,12 @@ from __future__ import annotations
 import functools
 import time
 from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from django.conf import settings
 from django.db import connection, models, transaction
-from django.db.models import F, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Cast, Coalesce, Greatest
+from django.db.models import F, OuterRef, Q, Subquery, Sum, Value, Window
+from django.db.models.functions import Cast, Coalesce, Greatest, RowNumber
 from django.db.models.lookups import LessThan
 from django.utils import timezone
 
@@ -52,19 +52,86 @@ class Template(generation.Template):
 FEW_VOTES = 5  # likes + dislikes below this count as "few": such memes get shown to earn votes
 FEW_VOTES_READY = Q(status="ready") & Q(LessThan(F("likes") + F("dislikes"), FEW_VOTES))
 
+# The feed's orders, each served by a partial index on ready memes (Meme.Meta).
+Sort = Literal["hot", "new", "top"]
+SORTS: tuple[Sort, ...] = ("hot", "new", "top")
+SORT_KEYS: dict[Sort, str] = {"hot": "hot", "new": "created_at", "top": "rating"}
+CHUNK = 100  # memes appended to a feed session at a time; ≥ the largest page + the look-ahead
+EXPLORE_EVERY = 5  # in hot and top, every fifth place goes to the newest memes with few votes
+EXPLORE_SLOTS = CHUNK // EXPLORE_EVERY
+
 
 class MemeQuerySet(models.QuerySet["Meme"]):
     def visible(self) -> MemeQuerySet:
         return self.filter(status=Meme.Status.READY)
 
-    def best_first(self) -> MemeQuerySet:
-        """Highest rating first: the "top" feed's order, read along the meme_top index."""
-        return self.order_by("-rating", "-id")
+    def of_template(self, template_id: int | None) -> MemeQuerySet:
+        """One template's memes; every template's for None (the reader's "random")."""
+        return self if template_id is None else self.filter(template_id=template_id)
+
+    def with_few_votes(self) -> MemeQuerySet:
+        """Ready memes with too few votes to rank them, spelled as the partial
+        indexes meme_new_few_votes and meme_template_new_few_votes are."""
+        return self.filter(FEW_VOTES_READY)
+
+    def outside_session(self, session: int) -> MemeQuerySet:
+        """Memes the feed session does not hold yet. ``NOT IN`` a subquery, which
+        PostgreSQL reads once into a hash: compared one by one with every held
+        meme (NOT EXISTS, planned as a nested loop), the sixth extension of a
+        session cost three times the first (docs/feed.md)."""
+        return self.exclude(pk__in=FeedPosition.objects.filter(session=session).values("meme_id"))
+
+    def best_first(self, sort: Sort) -> MemeQuerySet:
+        key = SORT_KEYS[sort]
+        return self.order_by(F(key).desc(), F("id").desc())
+
+    def session_extension(self, session: int, sort: Sort, template_id: int | None) -> models.QuerySet[Any]:
+        """The next CHUNK places of a feed session: rows (session, position, meme)
+        of ready memes it lacks, best first, numbered on from its last position.
+
+        In hot and top, the best memes take four places in five (1-4, 6-9, …)
+        and the newest memes with few votes among the rest every fifth, so new
+        memes get seen and earn the votes that rank them. Where either part runs
+        short (the end of the feed), its places stay empty: positions only need
+        to be in order."""
+        wanted = self.visible().of_template(template_id).outside_session(session)
+        last = FeedPosition.objects.filter(session=session).order_by("-position").values("position")[:1]
+        after = Coalesce(Subquery(last), 0)
+        if sort == "new":
+            return wanted.best_first("new")._placed(CHUNK, session, after)
+        ranked = wanted.best_first(sort)
+        best = ranked.values("pk")[: CHUNK - EXPLORE_SLOTS]
+        explore = wanted.with_few_votes().exclude(pk__in=best).best_first("new")
+        return ranked._placed(CHUNK - EXPLORE_SLOTS, session, after, skip_every=EXPLORE_EVERY).union(
+            explore._placed(EXPLORE_SLOTS, session, after, step=EXPLORE_EVERY), all=True
+        )
+
+    def _placed(
+        self, count: int, session: int, after: Any, step: int = 1, skip_every: int = 0
+    ) -> models.QuerySet[Any]:
+        """The first ``count`` memes in this queryset's order as rows (session,
+        position, meme): the n-th at after + n × step, leaving every
+        ``skip_every``-th place free when given."""
+        order: list[Any] = list(self.query.order_by)
+        n = Window(RowNumber(), order_by=order)
+        place = n * step + (n - 1) / (skip_every - 1) if skip_every else n * step
+        rows = self.annotate(n=n).values(
+            session_id=Value(session, output_field=models.BigIntegerField()),
+            place=Cast(after + place, models.BigIntegerField()),
+            meme=F("id"),
+        )
+        if connection.features.supports_slicing_ordering_in_compound:
+            # A LIMIT: PostgreSQL then plans to read only ``count`` entries of
+            # the sort's index. Counted by the window instead, the same plan
+            # was costed as reading the whole index, and at a million memes
+            # that cost made PostgreSQL compile it with JIT, 300-400 ms a time.
+            return rows[:count]
+        return rows.order_by().filter(n__lte=count)  # SQLite allows no LIMIT nor ORDER BY in a UNION's parts
 
     def showcase(self) -> MemeQuerySet:
         """Memes fit to show strangers, best first: in the feed, drawn, and never
         reported (a page no one signed in to see gets no moderator's look first)."""
-        return self.visible().filter(reports=0).exclude(image="").best_first()
+        return self.visible().filter(reports=0).exclude(image="").best_first("top")
 
 
 class Meme(generation.GeneratedMeme):

@@ -14,10 +14,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from feed import limits
-from feed.api import feed_item
 from feed.forms import SignUpForm
-from feed.models import Meme, Report, Template, UserSettings
-from feed.ranking import SORTS, item_values, meme_row, with_reader_state
+from feed.models import SORTS, Meme, Report, Template, UserSettings
+from feed.ranking import item_values, meme_row, reader_id, with_reader_state
+from feed.serializers import FeedItemSerializer
 
 LANDING_MEMES = 9  # three rows of three on a desktop, one column on a phone
 
@@ -31,9 +31,9 @@ def home_page(request: HttpRequest) -> HttpResponse:
 
 def landing_page(request: HttpRequest) -> HttpResponse:
     """What memesite is, a few of its best memes and the way in: one query."""
-    best = item_values(with_reader_state(Meme.objects.showcase(), request.user))[:LANDING_MEMES]
-    origin = f"{request.scheme}://{request.get_host()}"
-    return render(request, "feed/landing.html", {"memes": [feed_item(row, origin) for row in best]})
+    best = item_values(with_reader_state(Meme.objects.showcase(), reader_id(request.user)))[:LANDING_MEMES]
+    memes = [FeedItemSerializer(row, context={"request": request}).data for row in best]
+    return render(request, "feed/landing.html", {"memes": memes})
 
 
 @login_required
@@ -58,7 +58,7 @@ def meme_page(request: HttpRequest, meme_id: int) -> HttpResponse:
     row = meme_row(request.user, meme_id)
     if row is None:
         raise Http404("There is no such meme.")
-    item = feed_item(row, f"{request.scheme}://{request.get_host()}")
+    item = FeedItemSerializer(row, context={"request": request}).data
     context = {
         "item": item,
         "created_at": row["created_at"],

@@ -185,9 +185,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # side never share one.
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-memesite-{os.getpid()}.sqlite3")}
 else:
-    # Django's backend with a health check that asks the server only when its
-    # socket holds something unread (memesite/postgresql/base.py).
-    DATABASES["default"]["ENGINE"] = "memesite.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 60)
     # Before each request's first query: a connection PostgreSQL dropped (a
     # restart, a failover) is replaced instead of failing the request.

@@ -44,7 +44,6 @@ def test_bad_queries_say_what_is_wrong(reader: Client, query: str, field: str) -
 
 def test_an_inactive_template_is_refused(reader: Client) -> None:
     make_template("retired", is_active=False)
-    ranking.template_id_for("refresh")  # a miss reloads the map
     assert reader.get("/api/feed/?template=retired").status_code == 400
 
 

@@ -11,8 +11,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from feed.models import FeedPosition, Template
-from feed.ranking import CHUNK
+from feed.models import CHUNK, FeedPosition, Template
 from tests.feed_data import bulk_memes
 from tests.parallel import all_at_once
 

@@ -1,7 +1,8 @@
 """A feed page costs the same few queries whatever its size: session, user,
 (sometimes) the extension of the reader's session, and one read in which
 my_reaction and favourited are annotations, never a query per item; the first
-page also takes from the reader's limit on new feeds."""
+page also takes from the reader's limit on new feeds, and the first page of one
+template's feed looks the template up."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from feed import ranking
 from feed.models import Template, set_favourite, set_reaction
 from tests.feed_data import bulk_memes
 
@@ -29,9 +29,11 @@ def feed_with_reactions(template: Template, alice: User) -> None:
         set_favourite(meme.pk, alice, True)
 
 
-def walk_pages(client: Client, url: str, pages: int, assert_queries: Any, **headers: Any) -> None:
+def walk_pages(
+    client: Client, url: str, pages: int, assert_queries: Any, first_page_extra: int = 0, **headers: Any
+) -> None:
     for page in range(pages):
-        with assert_queries(MAX_FIRST_PAGE_QUERIES if page == 0 else MAX_QUERIES):
+        with assert_queries(MAX_FIRST_PAGE_QUERIES + first_page_extra if page == 0 else MAX_QUERIES):
             response = client.get(url, **headers)
         assert response.status_code == 200
         assert response.json()["results"]
@@ -52,8 +54,8 @@ def test_a_template_feed_costs_no_more(
     client: Client, alice: User, django_assert_max_num_queries: Any
 ) -> None:
     client.force_login(alice)
-    ranking.template_id_for("success")  # a running server refreshes its slug map once in 30 s
-    walk_pages(client, "/api/feed/?page_size=50&template=success&sort=top", 4, django_assert_max_num_queries)
+    url = "/api/feed/?page_size=50&template=success&sort=top"
+    walk_pages(client, url, 4, django_assert_max_num_queries, first_page_extra=1)
 
 
 @pytest.mark.usefixtures("feed_with_reactions")

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 from feed import ranking
-from feed.models import FeedPosition
+from feed.models import CHUNK, FeedPosition
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 
@@ -39,6 +39,6 @@ def test_a_concurrent_extension_of_the_same_session_adds_nothing(transactional_d
     other.join(timeout=10)
     assert added == [0]
     held = list(FeedPosition.objects.filter(session=state.session).values_list("position", "meme_id"))
-    assert len(held) == first == ranking.CHUNK
+    assert len(held) == first == CHUNK
     assert len({meme for _, meme in held}) == len(held)
     assert sorted(position for position, _ in held) == list(range(1, first + 1))

@@ -9,23 +9,24 @@ import pytest
 from django.db import connection, transaction
 
 from feed import ranking
+from feed.models import SORTS, Sort
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 
 pytestmark = pytest.mark.integration
 
 
-@pytest.mark.parametrize("sort", ranking.SORTS)
-def test_the_extension_plan_hashes_the_held_memes(transactional_db: None, sort: ranking.Sort) -> None:
+@pytest.mark.parametrize("sort", SORTS)
+def test_the_extension_plan_hashes_the_held_memes(transactional_db: None, sort: Sort) -> None:
     if connection.vendor != "postgresql":
         pytest.skip("the integration run sets DATABASE_URL to PostgreSQL")
     bulk_memes(make_template("long"), 800)
     state = ranking.start_session(sort, None)
     for _ in range(5):
         ranking.extend(state)
-    sql = ranking._extension_sql(sort, False)
+    sql, params = ranking.extension(state)
     with transaction.atomic(), connection.cursor() as cursor:
-        cursor.execute("EXPLAIN " + sql, {"session": state.session, "template": None})
+        cursor.execute("EXPLAIN " + sql, params)
         plan = "\n".join(row[0] for row in cursor.fetchall())
         transaction.set_rollback(True)
     assert "hashed SubPlan" in plan, plan

@@ -7,8 +7,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed import ranking
-from feed.models import Meme, Template
+from feed.models import CHUNK, Meme, Template
 from tests.feed_data import bulk_memes
 
 
@@ -21,7 +20,7 @@ def test_new_memes_join_a_hot_feed_within_one_extension(
     fresh = {meme.pk for meme in bulk_memes(template, 5, hot=9.0)}  # hotter than everything
     served: list[int] = []
     url = page["next"]
-    for _ in range(ranking.CHUNK // 10 + 1):
+    for _ in range(CHUNK // 10 + 1):
         page = client.get(url).json()
         served += [item["id"] for item in page["results"]]
         url = page["next"]

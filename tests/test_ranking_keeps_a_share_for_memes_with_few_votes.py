@@ -6,8 +6,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed import ranking
-from feed.models import Template
+from feed.models import EXPLORE_EVERY, SORTS, Template
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 
@@ -29,14 +28,14 @@ def test_new_has_no_exploration(client: Client, alice: User) -> None:
     client.force_login(alice)
     ids = [item["id"] for item in client.get("/api/feed/?sort=new&page_size=30").json()["results"]]
     assert ids == sorted(ids, reverse=True)
-    assert ranking.EXPLORE_EVERY == 5
+    assert EXPLORE_EVERY == 5
 
 
 def test_a_template_feed_shows_only_that_template(client: Client, alice: User) -> None:
     wanted = {meme.pk for meme in bulk_memes(make_template("wanted"), 12)}
     bulk_memes(make_template("other"), 40)
     client.force_login(alice)
-    for sort in ranking.SORTS:
+    for sort in SORTS:
         items = client.get(f"/api/feed/?sort={sort}&template=wanted&page_size=50").json()["results"]
         assert {item["id"] for item in items} == wanted
         assert {item["template"]["slug"] for item in items} == {"wanted"}

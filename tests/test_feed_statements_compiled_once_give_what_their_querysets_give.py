@@ -1,0 +1,47 @@
+"""A feed page's read and a session's extension are querysets compiled once
+per shape and run again with each page's own values (feed/compiled.py): the
+rows are the ones the queryset itself gives, for every reader and session,
+and a queryset whose value does not reach its SQL as a parameter is refused
+instead of being run with the first caller's value."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
+from feed import compiled, ranking
+from feed.models import Meme, Template, set_favourite, set_reaction
+from tests.feed_data import bulk_memes
+
+
+def test_a_compiled_read_gives_the_querysets_rows_for_each_reader(
+    alice: User, bob: User, template: Template
+) -> None:
+    memes = bulk_memes(template, 40)
+    set_reaction(memes[3].pk, alice, 1)
+    set_favourite(memes[5].pk, bob, True)
+    for reader in (alice, bob):
+        state = ranking.start_session("hot", None)
+        page = ranking.next_page(reader, state, 10)
+        compiled_rows = ranking._read(reader, page.state, 20)
+        queryset_rows = list(ranking.page_rows(20, page.state.session, page.state.position, reader.pk))
+        assert compiled_rows == queryset_rows
+        assert len(compiled_rows) == 20
+
+
+def test_each_session_reads_its_own_places(alice: User, template: Template) -> None:
+    bulk_memes(template, 30)
+    first, second = ranking.start_session("new", None), ranking.start_session("top", None)
+    ranking.extend(first)
+    assert ranking._read(alice, second, 10) == []
+    assert len(ranking._read(alice, first, 10)) == 10
+
+
+def first_memes(count: int) -> QuerySet[Meme]:
+    return Meme.objects.order_by("pk")[:count]  # a slice is written into the SQL, not passed
+
+
+def test_a_value_written_into_the_sql_is_refused(db: None) -> None:
+    with pytest.raises(compiled.StandInLost):
+        compiled.statement(first_memes, (), ("count",))
