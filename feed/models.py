@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Literal
 
@@ -274,6 +275,11 @@ class Favourite(models.Model):
         return f"{self.user} ♥ meme {self.meme_id}"
 
 
+# ``?template=random`` on a feed page: every template, whatever the reader's
+# preferred one (static/js/feed.js writes it when Random is chosen).
+RANDOM_TEMPLATE = "random"
+
+
 class UserSettings(models.Model):
     class Theme(models.TextChoices):
         LIGHT = "light"
@@ -300,6 +306,18 @@ class UserSettings(models.Model):
     def for_user(cls, user: Any) -> UserSettings:
         found, _ = cls.objects.get_or_create(user=user)
         return found
+
+    def feed_template(self, asked: str | None, active: Collection[str]) -> str:
+        """The slug of the template a feed page shows, "" for every template
+        (Random): what the page's URL asks for (``?template=SLUG`` or
+        ``?template=random``), else the reader's preferred template. ``active``
+        holds the slugs of the active templates; any other slug is no choice."""
+        if asked == RANDOM_TEMPLATE:
+            return ""
+        if asked is not None and asked in active:
+            return asked
+        preferred = self.preferred_template
+        return preferred.slug if preferred is not None and preferred.slug in active else ""
 
     def show_howto_once(self) -> bool:
         """True the first time a page asks for this reader, False ever after."""

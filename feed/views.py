@@ -38,15 +38,30 @@ def landing_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def feed_page(request: HttpRequest) -> HttpResponse:
+    """The feed's shell. Which template and sort it opens with is decided here,
+    from the URL (``?template=…&sort=…``, which the toolbar keeps up to date)
+    and the reader's preferred template, so a reload or a shared link shows the
+    same feed; static/js/feed.js reads the choice from the toolbar."""
     preferences = UserSettings.for_user(request.user)
+    templates = list(Template.objects.active().only("slug", "name"))
+    asked_sort = request.GET.get("sort", "")
     context = {
         "sorts": SORTS,
-        "templates": Template.objects.active().only("slug", "name"),
-        "preferred": preferences.preferred_template.slug if preferences.preferred_template else "",
+        "templates": templates,
+        "chosen_template": preferences.feed_template(
+            request.GET.get("template"), {template.slug for template in templates}
+        ),
+        "chosen_sort": asked_sort if asked_sort in SORTS else "hot",
+        "preferred": preferred_slug(preferences),
         "show_howto": preferences.show_howto_once(),
         "report_reasons": Report.Reason.choices,
     }
     return render(request, "feed/feed.html", context)
+
+
+def preferred_slug(preferences: UserSettings) -> str:
+    preferred = preferences.preferred_template
+    return preferred.slug if preferred is not None and preferred.is_active else ""
 
 
 @login_required

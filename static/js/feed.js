@@ -526,23 +526,68 @@ if (howto) {
 const templateSelect = document.getElementById("feed-template");
 const sortSelect = document.getElementById("feed-sort");
 
-function followTheToolbar() {
+// The feed's choice (template or Random, and sort) lives in the page's URL, so
+// a reload, back/forward and a shared link show the same feed. The server
+// renders the toolbar with the choice selected (feed.views.feed_page); a change
+// here pushes a new URL, and back/forward read it again by the same rule:
+// ?template=random is every template, ?template=SLUG that one, no choice (or a
+// slug that is gone) the reader's preferred template.
+const RANDOM = "random";
+let preferred = feedBox ? feedBox.dataset.preferred || "" : "";
+
+function offers(select, value) {
+  return value !== null && Array.from(select.options).some((option) => option.value === value);
+}
+
+function templateInUrl() {
+  const asked = new URLSearchParams(window.location.search).get("template");
+  if (asked === RANDOM) return "";
+  return offers(templateSelect, asked) ? asked : null;
+}
+
+function showTheUrlsChoice() {
+  const asked = templateInUrl();
+  templateSelect.value = asked === null ? preferred : asked;
+  const sort = new URLSearchParams(window.location.search).get("sort");
+  sortSelect.value = offers(sortSelect, sort) ? sort : "hot";
+}
+
+function rememberInUrl(select) {
   const params = new URLSearchParams(window.location.search);
-  const wanted = params.get("template");
-  if (wanted !== null && Array.from(templateSelect.options).some((option) => option.value === wanted)) {
-    templateSelect.value = wanted;
+  if (select === templateSelect) params.set("template", templateSelect.value || RANDOM);
+  else params.set("sort", sortSelect.value);
+  window.history.pushState(null, "", `/?${params}`);
+}
+
+// The preferred template changed in the settings menu (site.js): the feed
+// follows it unless its URL holds another explicit choice, which it names in
+// event.detail.keptChoice for the menu to say so.
+function followThePreferredTemplate(event) {
+  preferred = event.detail.slug || "";
+  const asked = templateInUrl();
+  if (asked === null) {
+    if (templateSelect.value !== preferred) {
+      templateSelect.value = preferred;
+      reload();
+    }
+  } else if (asked !== preferred) {
+    event.detail.keptChoice = templateSelect.selectedOptions[0].textContent;
   }
-  if (params.get("sort")) sortSelect.value = params.get("sort");
-  const follow = () => {
-    const query = new URLSearchParams();
-    if (templateSelect.value) query.set("template", templateSelect.value);
-    if (sortSelect.value !== "hot") query.set("sort", sortSelect.value);
-    const search = query.toString();
-    window.history.replaceState(null, "", search ? `/?${search}` : "/");
-    reload();
-  };
-  templateSelect.addEventListener("change", follow);
-  sortSelect.addEventListener("change", follow);
+}
+
+function followTheToolbar() {
+  for (const select of [templateSelect, sortSelect]) {
+    select.addEventListener("change", () => {
+      rememberInUrl(select);
+      reload();
+    });
+  }
+  window.addEventListener("popstate", () => {
+    const before = `${templateSelect.value} ${sortSelect.value}`;
+    showTheUrlsChoice();
+    if (`${templateSelect.value} ${sortSelect.value}` !== before) reload(); // not for a #fragment
+  });
+  document.addEventListener("memesite:preferred-template", followThePreferredTemplate);
 }
 
 if (feedBox) {

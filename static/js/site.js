@@ -13,11 +13,11 @@ function settingsMenu(menu) {
     status.textContent = text;
   }
 
-  async function save(change, undo) {
+  async function save(change, undo, saved = () => "Saved.") {
     say("Saving…");
     try {
       await api("PATCH", "/api/me/settings/", change);
-      say("Saved.");
+      say(saved());
     } catch (error) {
       undo();
       say(error.message);
@@ -42,10 +42,14 @@ function settingsMenu(menu) {
   preferred.addEventListener("change", () => {
     const undoTo = preferredBefore;
     preferredBefore = preferred.value;
-    save({ preferred_template: preferred.value || null }, () => {
-      preferred.value = undoTo;
-      preferredBefore = undoTo;
-    });
+    save(
+      { preferred_template: preferred.value || null },
+      () => {
+        preferred.value = undoTo;
+        preferredBefore = undoTo;
+      },
+      () => preferredSaved(preferred.value),
+    );
   });
 
   document.getElementById("reload-feed").addEventListener("click", () => {
@@ -86,6 +90,15 @@ function settingsMenu(menu) {
   document.addEventListener("click", (event) => {
     if (menu.open && !menu.contains(event.target)) menu.open = false;
   });
+}
+
+// An open feed (feed.js) follows the new preferred template, unless its URL
+// holds another explicit choice: then it names that choice and the menu says so.
+function preferredSaved(slug) {
+  const told = { slug, keptChoice: null };
+  document.dispatchEvent(new CustomEvent("memesite:preferred-template", { detail: told }));
+  if (told.keptChoice === null) return "Saved.";
+  return `Saved. Your feed shows ${told.keptChoice}; choose the template above to switch.`;
 }
 
 const menu = document.getElementById("settings-menu");
