@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from feed import ranking
 from feed.models import Template, UserSettings
 from tests.browser.conftest import CAPTIONS, DESKTOP, PHONE, demo_templates, ready_meme, rendered
 from tests.conftest import PASSWORD
@@ -33,7 +32,6 @@ def reader(transactional_db: None) -> User:
     for _, template in zip(range(18), itertools.cycle(templates), strict=False):
         data, size = rendered(template, CAPTIONS[template.slug])
         ready_meme(template, CAPTIONS[template.slug], data, size, f"memes/{template.slug}.jpg")
-    ranking.template_id_for("refresh")  # a miss reloads the slug map, which held an earlier test's ids
     phoebe = User.objects.create_user("phoebe", password=PASSWORD)
     UserSettings.objects.create(
         user=phoebe, howto_seen=True, preferred_template=Template.objects.get(slug="drake")
