@@ -43,4 +43,4 @@ def test_sign_in_and_sign_out(client: Client, alice: User) -> None:
     assert response.status_code == 302 and response["Location"] == "/"
     assert client.get("/accounts/logout/").status_code == 405  # a link cannot sign anyone out
     assert client.post("/accounts/logout/").status_code == 302
-    assert client.get("/").status_code == 302
+    assert client.get("/favourites/").status_code == 302  # not signed in: "/" is the landing page

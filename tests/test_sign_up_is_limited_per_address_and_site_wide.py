@@ -69,7 +69,7 @@ def test_the_refusal_keeps_the_form_and_signs_no_one_in(settings: Any) -> None:
     )
     assert answer.status_code == 429
     assert 'name="username"' in answer.content.decode() and TOO_MANY_FROM_ADDRESS in answer.content.decode()
-    assert client.get("/").status_code == 302  # still signed out: the feed sends them to sign in
+    assert client.get("/favourites/").status_code == 302  # still signed out: sent to sign in
 
 
 @pytest.mark.django_db
