@@ -182,7 +182,7 @@ class MemeQuerySet(models.QuerySet["Meme"]):
             # A LIMIT: PostgreSQL then plans to read only ``count`` entries of
             # the sort's index. Counted by the window instead, the same plan
             # was costed as reading the whole index, and at a million memes
-            # that cost made PostgreSQL compile it with JIT, 300-400 ms a time.
+            # that cost made PostgreSQL compile it with JIT, 280-490 ms a time.
             return rows[:count]
         return rows.order_by().filter(n__lte=count)  # SQLite allows no LIMIT nor ORDER BY in a UNION's parts
 
