@@ -14,7 +14,7 @@ from feed.models import Meme, UserSettings
 from tests.browser.conftest import CAPTIONS, DESKTOP, PHONE, demo_templates, ready_meme, rendered
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 

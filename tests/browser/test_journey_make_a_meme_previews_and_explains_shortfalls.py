@@ -11,8 +11,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from rest_framework.settings import api_settings
-from rest_framework.throttling import ScopedRateThrottle
 
 from feed.models import Template, UserSettings
 from generation import jobs
@@ -20,7 +18,7 @@ from tests.browser.conftest import DESKTOP, PHONE
 from tests.conftest import PASSWORD, make_template
 from tests.fakes import FakeCaptionModel
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 
@@ -94,10 +92,9 @@ def test_fewer_variants_than_asked_are_explained(chromium: Any, live_server: Any
 
 
 def test_a_throttled_request_says_when_to_try_again(
-    chromium: Any, live_server: Any, success: Template, caption_model: Any, monkeypatch: pytest.MonkeyPatch
+    chromium: Any, live_server: Any, success: Template, caption_model: Any, settings: Any
 ) -> None:
-    rates = {**api_settings.DEFAULT_THROTTLE_RATES, "generation": "1/minute"}
-    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", rates)
+    settings.THROTTLE_GENERATION = "1/minute"  # read by the site's one limiter (feed/limits.py) per request
     cache.clear()
     page = make_page(chromium, live_server.url)
     page.click("#make-submit")

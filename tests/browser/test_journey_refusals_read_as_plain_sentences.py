@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 DRF_THROTTLED = {"detail": "Request was throttled. Expected available in 42 seconds."}
 

@@ -13,7 +13,7 @@ from rest_framework.authtoken.models import Token
 from tests.browser.conftest import DESKTOP
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 NEW_PASSWORD = "a brand new staple battery"
 

@@ -26,7 +26,7 @@ from tests.browser.conftest import (
 from tests.browser.test_journey_ai_label_sits_beside_the_meme_not_on_it import CONTRAST
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 

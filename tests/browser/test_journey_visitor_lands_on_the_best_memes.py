@@ -13,7 +13,7 @@ import pytest
 from feed.models import Meme, rating_of
 from tests.browser.conftest import CAPTIONS, DESKTOP, PHONE, demo_templates, ready_meme, rendered, screenshot
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 
