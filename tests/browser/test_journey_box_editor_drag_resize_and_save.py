@@ -21,7 +21,7 @@ from generation.layout import TextBox
 from tests.browser.conftest import DESKTOP, screenshot
 from tests.conftest import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.urls("tests.browser.urls")]
+pytestmark = pytest.mark.browser
 
 DEMO = Path(settings.BASE_DIR) / "demo" / "templates"
 DRAKE_WIDTH = 383  # pixels, demo/templates/drake/default.jpg
