@@ -16,27 +16,16 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import sys
-import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-WORK = Path(tempfile.mkdtemp(prefix="memesite-bench-"))
-os.environ.update(
-    DJANGO_SETTINGS_MODULE="memesite.settings",
-    MEMESITE_VAR_DIR=str(WORK),
-    DATABASE_URL=f"sqlite:///{WORK / 'bench.sqlite3'}",
-    MEDIA_ROOT=str(WORK / "media"),
-    LOG_LEVEL="ERROR",
-)
+from bench import throwaway_site  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+WORK = throwaway_site.start(LOG_LEVEL="ERROR")
 
 from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402

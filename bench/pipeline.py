@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
-import os
 import statistics
 import sys
-import tempfile
 import threading
 import time
 import uuid
@@ -26,23 +24,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-WORK = Path(tempfile.mkdtemp(prefix="memesite-bench-"))
-os.environ.update(
-    DJANGO_SETTINGS_MODULE="memesite.settings",
-    MEMESITE_VAR_DIR=str(WORK),
-    DATABASE_URL=f"sqlite:///{WORK / 'bench.sqlite3'}",
-    MEDIA_ROOT=str(WORK / "media"),
-    CELERY_TASK_ALWAYS_EAGER="true",
-    LOG_LEVEL="WARNING",
-)
+from bench import throwaway_site  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+WORK = throwaway_site.start(CELERY_TASK_ALWAYS_EAGER="true", LOG_LEVEL="WARNING")
 
 from django.conf import settings  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
+from django.db import connections  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 
 from feed import ranking  # noqa: E402
@@ -98,7 +87,7 @@ def first_page_seconds() -> float:
 
 def worker_loop(stop_at: float) -> None:
     """One worker: run whatever jobs are queued, as a solo Celery worker would."""
-    django.db.connections.close_all()
+    connections.close_all()
     while time.time() < stop_at:
         queued = list(GenerationJob.objects.filter(status="queued").values_list("pk", flat=True)[:1])
         if queued:
@@ -113,7 +102,7 @@ def readers_sustained(readers: int, seconds: float) -> tuple[bool, int, float]:
     users = [User.objects.get_or_create(username=f"sim{n}")[0] for n in range(readers)]
     stop_at = time.time() + seconds
     worker = multiprocessing.get_context("fork").Process(target=worker_loop, args=(stop_at,))
-    django.db.connections.close_all()
+    connections.close_all()
     worker.start()
     lowest, lateness = [10**9], []
     lock = threading.Lock()
@@ -132,7 +121,7 @@ def readers_sustained(readers: int, seconds: float) -> tuple[bool, int, float]:
                 lateness.append(time.time() - due)
                 lowest[0] = min(lowest[0], unseen)
             due += READ_EVERY
-        django.db.connections.close_all()
+        connections.close_all()
 
     threads = [
         threading.Thread(target=scroll, args=(user, READ_EVERY * n / readers)) for n, user in enumerate(users)

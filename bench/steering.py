@@ -15,26 +15,15 @@ Runs on a throwaway SQLite database:  python bench/steering.py [--seeds 5]
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-WORK = Path(tempfile.mkdtemp(prefix="memesite-bench-"))
-os.environ.update(
-    DJANGO_SETTINGS_MODULE="memesite.settings",
-    MEMESITE_VAR_DIR=str(WORK),
-    DATABASE_URL=f"sqlite:///{WORK / 'bench.sqlite3'}",
-    MEDIA_ROOT=str(WORK / "media"),
-    LOG_LEVEL="ERROR",
-)
+from bench import throwaway_site  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+WORK = throwaway_site.start(LOG_LEVEL="ERROR")
 
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
