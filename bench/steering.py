@@ -1,5 +1,5 @@
 """How far reactions steer generation, printed (not a test; the tests are
-tests/test_steering_*.py):
+tests/generation/test_steering_*.py):
 
 for a site of 20 templates (the demo pack's count) where one template was liked
 3 times of 4 and the others have no votes, and for 5 templates where one more was

@@ -6,7 +6,7 @@ payload exists in the page, and each payload reads back as the literal text.
 The pages are loaded with the content security policy switched off: the CSP
 would stop an injected handler from running, and this test is about the layer
 under it, that nothing is ever interpreted as markup. (Every page carrying the
-CSP is tested on its own.) tests/test_pages_render_every_text_inert.py checks
+CSP is tested on its own.) tests/feed/test_pages_render_every_text_inert.py checks
 the server's escaping; this checks what the browser builds, script-made cards
 included."""
 

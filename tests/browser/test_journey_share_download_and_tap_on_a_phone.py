@@ -129,7 +129,7 @@ def test_downloads_are_named_after_the_template_and_the_meme(
     """The name is the link's download attribute. (The test server's media
     handler adds a Content-Disposition header naming the file, which browsers
     put first; media servers, and the site's development media view, send none:
-    tests/test_development_media_keeps_download_names.py.)"""
+    tests/feed/test_media_goes_out_without_a_file_name.py.)"""
     page = signed_in(chromium, live_server.url, "desktop")
     card = page.locator(".card").first
     meme = Meme.objects.select_related("template").get(pk=int(card.get_attribute("data-id")))

@@ -9,7 +9,6 @@ import random
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
 from django.test import Client
 
 from feed.models import Meme, set_reaction
@@ -48,11 +47,3 @@ def test_every_meme_is_served_exactly_once_while_scores_move(
     client: Client, alice: User, sort: str, page_size: int
 ) -> None:
     walk_while_reactions_change(client, alice, sort, page_size)
-
-
-@pytest.mark.integration
-@pytest.mark.django_db
-def test_every_meme_is_served_exactly_once_on_postgresql(client: Client, alice: User) -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("the integration run sets DATABASE_URL to PostgreSQL")
-    walk_while_reactions_change(client, alice, "hot", 20)

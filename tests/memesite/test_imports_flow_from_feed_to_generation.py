@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("feed", "generation", "memesite")
 # Libraries worth loading only where they are used: each costs seconds or
 # hundreds of megabytes, and most processes never need it.

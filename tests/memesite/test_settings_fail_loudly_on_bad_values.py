@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PRODUCTION = {
     "DEBUG": "false",
     "SECRET_KEY": "x" * 20 + "-production-secret-key-for-the-check-0123456789",

@@ -2,7 +2,7 @@
 the site cannot serve (every image the API and pages name would be a 404),
 and passes the production settings, which serve it."""
 
-from tests.test_settings_fail_loudly_on_bad_values import PRODUCTION, run
+from tests.memesite.test_settings_fail_loudly_on_bad_values import PRODUCTION, run
 
 
 def test_local_media_at_a_url_this_site_does_not_serve_fails_the_check() -> None:

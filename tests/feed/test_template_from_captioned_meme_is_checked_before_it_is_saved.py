@@ -17,7 +17,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from feed.models import Template
-from tests.test_template_from_captioned_meme import captioned_meme
+from tests.feed.test_template_from_captioned_meme import captioned_meme
 
 needs_tesseract = pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs Debian's tesseract-ocr")
 URL = "/admin/feed/template/from-meme/"

@@ -2,7 +2,7 @@
 moving a row: a database that holds a template, a job, its meme and a reader's
 preference before the move holds the same rows after it, read through the new
 models, with the tables, constraints and indexes unchanged, and a permission
-granted on jobs still held. The same on PostgreSQL in the integration run."""
+granted on jobs still held. `make unit-postgresql` runs it on PostgreSQL too."""
 
 from __future__ import annotations
 
@@ -80,12 +80,4 @@ def check_the_move() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_move_keeps_every_row_and_the_schema() -> None:
-    check_the_move()
-
-
-@pytest.mark.integration
-@pytest.mark.django_db(transaction=True)
-def test_the_move_keeps_every_row_and_the_schema_on_postgresql() -> None:
-    if connection.vendor != "postgresql":
-        pytest.skip("needs the PostgreSQL server that `python -m tests.servers` starts")
     check_the_move()

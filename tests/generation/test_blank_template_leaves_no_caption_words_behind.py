@@ -19,7 +19,7 @@ from generation.render import load_template, render_meme
 
 pytestmark = pytest.mark.skipif(shutil.which("tesseract") is None, reason="needs Debian's tesseract-ocr")
 
-DEMO = Path(__file__).resolve().parent.parent / "demo" / "templates"
+DEMO = Path(__file__).resolve().parents[2] / "demo" / "templates"
 
 
 def words(text: str) -> set[str]:

@@ -2,7 +2,7 @@
 rendering shows up as an image diff in review.
 
 Rewrite the images after an intended change with
-    UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_render_matches_golden_images.py
+    UPDATE_GOLDEN=1 .venv/bin/pytest tests/generation/render/test_render_matches_golden_images.py
 and look at ``git diff`` of tests/golden/expected/*.png before committing.
 
 Pixels must match exactly: the pinned Pillow wheel bundles its own FreeType

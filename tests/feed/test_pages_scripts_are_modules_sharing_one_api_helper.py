@@ -15,7 +15,7 @@ from django.test import Client
 from feed.models import Template
 from tests.conftest import make_meme
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "static" / "js"
+SCRIPTS = Path(__file__).resolve().parents[2] / "static" / "js"
 SCRIPT_TAG = re.compile(r"<script\b[^>]*>")
 
 

@@ -50,7 +50,7 @@ def test_the_api_returns_text_as_it_was_written(client: Client, alice: User) -> 
 def test_the_feed_script_never_writes_markup() -> None:
     from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1] / "static" / "js"
+    root = Path(__file__).resolve().parents[2] / "static" / "js"
     for path in root.glob("*.js"):
         source = path.read_text()
         assert "innerHTML" not in source and "insertAdjacentHTML" not in source and "eval(" not in source
