@@ -207,10 +207,6 @@ class Meme(generation.GeneratedMeme):
         rating = rating_of(0, 0, prior)
         return {"prior": prior, "rating": rating, "hot": hot_of(rating, ready_at)}
 
-    def rescore(self) -> None:
-        """Recompute rating and hot from the counts on the row, in the database."""
-        Meme.objects.filter(pk=self.pk).update(**score_expressions())
-
 
 # Ranking. A Bayesian average pulls memes with few votes toward the prior, so
 # one early like does not put a meme above one with 90 likes out of 100.

@@ -18,7 +18,6 @@ feed.models.TEMPLATE_PRIOR_VOTES): the bandit starts from the same belief.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
@@ -99,14 +98,3 @@ def stock_targets(chances: Mapping[Key, float], per_template: int, ceiling: int)
     floor = stock_floor(per_template)
     spare = (per_template - floor) * len(chances)
     return {key: min(ceiling, floor + round(spare * chance)) for key, chance in chances.items()}
-
-
-def split_into_batches(picks: list[Key], batch_size: int) -> list[tuple[Key, int]]:
-    """Group picks of the same template into jobs of at most ``batch_size`` memes."""
-    batches: list[tuple[Key, int]] = []
-    for key, total in Counter(picks).most_common():
-        while total > 0:
-            size = min(total, batch_size)
-            batches.append((key, size))
-            total -= size
-    return batches

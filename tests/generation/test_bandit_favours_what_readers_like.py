@@ -2,7 +2,7 @@
 
 import random
 
-from generation.bandit import Votes, choose, shares, split_into_batches
+from generation.bandit import Votes, choose, shares
 
 
 def test_a_template_with_many_likes_wins_most_draws() -> None:
@@ -19,7 +19,3 @@ def test_templates_nobody_voted_on_still_get_a_chance() -> None:
 def test_no_templates_means_no_picks() -> None:
     assert choose({}, 5, random.Random(1)) == []
     assert shares({}) == {}
-
-
-def test_picks_are_grouped_into_jobs_no_larger_than_a_batch() -> None:
-    assert split_into_batches(["a"] * 5 + ["b"] * 2, 2) == [("a", 2), ("a", 2), ("a", 1), ("b", 2)]
