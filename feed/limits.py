@@ -52,10 +52,6 @@ class Rate:
     def per_hour(cls, uses: int) -> Rate:
         return cls(uses, 3600)
 
-    @classmethod
-    def per_minute(cls, uses: int) -> Rate:
-        return cls(uses, 60)
-
 
 def take(key: str, rate: Rate, amount: int = 1) -> bool:
     """Use ``amount`` of ``key``'s uses; False, using none, when too few are left."""
