@@ -10,6 +10,9 @@ Metrics (all on templates the model knows; unknown templates are skipped and cou
   shown_distinct_1, _2     distinct-n of the captions as the product shows them (CaptionModel.write:
                            filters and the choice among candidates), for the same prompts
   shown_nonword_share      share of shown captions holding a word not seen 3 times in training
+  job_distinct_1, _2       distinct-n of the same prompts written as the pipeline's jobs ask: one
+                           request per template and box count for all its captions, so the
+                           choice among candidates can keep a job's captions apart (rerank.py)
 Samples are drawn before the product's filters, so novelty and distinct-n measure the model
 itself; the filters then remove every copy. Templates of samples follow the held-out captions'
 own mix, so distinct-n compares with the human 0.254 / 0.763.
@@ -18,6 +21,7 @@ own mix, so distinct-n compares with the human 0.254 / 0.763.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,6 +105,15 @@ def shown_captions(
     return written
 
 
+def job_captions(
+    model: CaptionModel, prompts: list[Prompt], settings: SamplingSettings, ev: EvalSettings
+) -> list[Written]:
+    """The plain prompts grouped into one request per (slug, box count), as a job asks."""
+    counts = Counter((slug, boxes) for slug, boxes, _ in prompts)
+    requests = [CaptionRequest(slug, boxes, n=n) for (slug, boxes), n in sorted(counts.items())]
+    return model.write(requests, settings, rng_seed=ev.seed)
+
+
 def nonword_share(texts: Sequence[str], known: frozenset[str]) -> float:
     """Share of texts with a word outside ``known`` (0 when the model has no vocabulary)."""
     if not known:
@@ -168,6 +181,7 @@ def evaluate(
         for p, b in zip(kw_prompts, kw_samples, strict=True)
     ]
     shown = [caption_text(c.boxes) for c in shown_captions(model, plain, settings, ev)]
+    jobs = [caption_text(c.boxes) for c in job_captions(model, plain, settings, ev)]
     return {
         "nats_per_char": round(npc, 4),
         "distinct_1": round(distinct_n(texts, 1), 4),
@@ -179,7 +193,9 @@ def evaluate(
         ),
         "shown_distinct_1": round(distinct_n(shown, 1), 4),
         "shown_distinct_2": round(distinct_n(shown, 2), 4),
-        "shown_nonword_share": round(nonword_share(shown, model.known_words), 4),
+        "shown_nonword_share": round(nonword_share(shown, model.vocabulary.words), 4),
+        "job_distinct_1": round(distinct_n(jobs, 1), 4),
+        "job_distinct_2": round(distinct_n(jobs, 2), 4),
         "n_captions": len(scored),
         "n_templates": len({slug for slug, _ in items}),
         "n_skipped_templates": skipped,

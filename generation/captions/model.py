@@ -18,7 +18,7 @@ from generation.captions.config import CaptionConfig, SamplingSettings
 from generation.captions.errors import CaptionModelMissing
 from generation.captions.filters import CaptionFilter
 from generation.captions.prompt import SpecialIds
-from generation.captions.rerank import load_known_words
+from generation.captions.rerank import Vocabulary
 from generation.captions.sample import write_captions
 from generation.captions.types import Caption, CaptionRequest
 
@@ -99,14 +99,14 @@ class CaptionModel:
         version: str,
         caption_filter: CaptionFilter,
         device: torch.device | None = None,
-        known_words: frozenset[str] = frozenset(),
+        vocabulary: Vocabulary | None = None,
     ) -> None:
         self.model = model.eval()  # type: ignore[no-untyped-call]
         self.tokenizer = tokenizer
         self.ids = SpecialIds.of(tokenizer)
         self.version = version
         self.filter = caption_filter
-        self.known_words = known_words  # the training vocabulary: other words cost in reranking
+        self.vocabulary = vocabulary or Vocabulary()  # other words and word pairs cost in reranking
         self.device = device or next(model.parameters()).device
 
     def knows(self, template_token: str) -> bool:
@@ -141,4 +141,4 @@ def load_caption_model(path: Path, device: str = "auto") -> CaptionModel:
     model.to(dev)  # type: ignore[arg-type]
     version = weights_version(path / "model.safetensors")
     caption_filter = CaptionFilter.from_model_dir(path)
-    return CaptionModel(model, tokenizer, version, caption_filter, dev, load_known_words(path))
+    return CaptionModel(model, tokenizer, version, caption_filter, dev, Vocabulary.load(path))

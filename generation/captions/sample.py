@@ -18,7 +18,7 @@ from generation.captions.errors import TemplateError
 from generation.captions.formats import openings
 from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.prompt import SpecialIds, encode_texts, prompt_ids
-from generation.captions.rerank import caption_costs
+from generation.captions.rerank import caption_costs, choose_varied
 from generation.captions.types import Caption, CaptionRequest, LoadedModel, Row
 from generation.layout import MAX_BOXES
 from generation.moderation import shown_form
@@ -451,10 +451,9 @@ def best_of(
         return [c for group in accepted for c in group]
     flat = [c for group in accepted for c in group]
     candidates = [(requests[c.request_index].template_key or "", c.boxes, c.keywords) for c in flat]
-    costs = caption_costs(model.model, model.tokenizer, candidates, model.known_words)
-    cost_of = {id(c): cost for c, cost in zip(flat, costs, strict=True)}
-    return [
-        c
-        for r, group in zip(requests, accepted, strict=True)
-        for c in sorted(group, key=lambda c: cost_of[id(c)])[: r.n]
-    ]
+    costs = iter(caption_costs(model.model, model.tokenizer, candidates, model.vocabulary))
+    shown: list[Caption] = []
+    for r, group in zip(requests, accepted, strict=True):
+        group_costs = [next(costs) for _ in group]
+        shown += [group[i] for i in choose_varied([c.boxes for c in group], group_costs, r.n)]
+    return shown

@@ -35,7 +35,7 @@ from generation.captions.model import (
     save_model_dir,
 )
 from generation.captions.prompt import SpecialIds, caption_ids, encode_texts, prompt_ids
-from generation.captions.rerank import known_words, save_known_words
+from generation.captions.rerank import Vocabulary
 from generation.captions.scoring import Item, nats_per_char
 from generation.captions.tokenizer import add_caption_tokens, train_tokenizer
 
@@ -347,7 +347,7 @@ def finish(
     }
     save_model_dir(model, tokenizer, final)
     np.save(final / HASHES_FILE, caption_hashes(c for caps in train_memes.values() for c in caps))
-    save_known_words(known_words(c for caps in train_memes.values() for c in caps), final)
+    Vocabulary.of(c for caps in train_memes.values() for c in caps).save(final)
     (final / "training_history.json").write_text(json.dumps(state["history"], indent=1), encoding="utf-8")
     if state["history"]:
         plot_history(state["history"], final / "loss_curve.png")

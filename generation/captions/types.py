@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # types of the loaded model only; nothing here loads torch
 
     from generation.captions.filters import CaptionFilter
     from generation.captions.prompt import SpecialIds
+    from generation.captions.rerank import Vocabulary
 
 
 @dataclass
@@ -72,7 +73,7 @@ class LoadedModel(Protocol):
     ids: SpecialIds
     version: str
     filter: CaptionFilter
-    known_words: frozenset[str]  # the training vocabulary: other words cost in reranking
+    vocabulary: Vocabulary  # the training words and word pairs: others cost in reranking
     device: torch.device
 
     def knows(self, template_token: str) -> bool: ...

@@ -19,6 +19,8 @@ KEYS = {
     # added later, beside the fixed ones: the captions as the product shows them
     "shown_distinct_1",
     "shown_distinct_2",
+    "job_distinct_1",
+    "job_distinct_2",
     "shown_nonword_share",
 }
 

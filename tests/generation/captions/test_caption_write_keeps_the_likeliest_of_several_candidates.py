@@ -4,7 +4,7 @@ import pytest
 
 from generation.captions import CaptionRequest, SamplingSettings
 from generation.captions import sample as sampling
-from generation.captions.rerank import caption_costs, known_words, text_cost
+from generation.captions.rerank import Vocabulary, caption_costs, known_words, text_cost
 from generation.captions.tiny import tiny_caption_model
 
 
@@ -14,7 +14,7 @@ class AcceptAll:
 
 
 def test_made_up_words_and_repeated_content_words_cost_more() -> None:
-    known = frozenset(known_words([["still waiting", "for someone to reply"], ["y u no"]] * 3))
+    known = Vocabulary(frozenset(known_words([["still waiting", "for someone to reply"], ["y u no"]] * 3)))
     assert text_cost(["still waiting", "for someone to reply"], known) == 0
     assert text_cost(["still waiting", "for someone to replurk"], known) == 0.5
     assert text_cost(["waiting", "waiting for waiting"], known) == 0.5  # two repeats of a content word
@@ -22,7 +22,7 @@ def test_made_up_words_and_repeated_content_words_cost_more() -> None:
 
 
 def test_a_box_that_is_only_a_keyword_and_keywords_left_out_cost_more() -> None:
-    known = frozenset(known_words([["coffee", "cats", "my morning coffee", "without cats"]] * 3))
+    known = Vocabulary(frozenset(known_words([["coffee", "cats", "my morning coffee", "without cats"]] * 3)))
     woven = text_cost(["my morning coffee", "without cats"], known, ["coffee", "cats"])
     bare = text_cost(["coffee", "my morning coffee"], known, ["coffee"])
     left_out = text_cost(["my morning coffee"], known, ["coffee", "cats"])
@@ -65,7 +65,7 @@ def test_one_candidate_per_caption_skips_the_scoring(monkeypatch: pytest.MonkeyP
 
 def test_candidates_are_scored_by_the_model_itself() -> None:
     model = tiny_caption_model()
-    known = frozenset(known_words([["still waiting", "for someone to reply"]] * 3))
+    known = Vocabulary(frozenset(known_words([["still waiting", "for someone to reply"]] * 3)))
     candidates = [
         ("Success-Kid", ["still waiting", "for someone to reply"], []),
         ("Success-Kid", ["still waiting", "for someone to replurk"], []),
