@@ -22,6 +22,7 @@ import csv
 import hashlib
 import io
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
@@ -69,11 +70,16 @@ def popular_templates(held_out: dict[str, list[Caption]], model: CaptionModel, c
 def product_captions(
     model: CaptionModel, template: str, box_counts: Sequence[int], settings: SamplingSettings, seed: int
 ) -> list[Caption]:
-    """One product caption per box count, written as the pipeline writes them (no keywords)."""
-    requests = [CaptionRequest(template, boxes, n=1) for boxes in box_counts]
+    """One product caption per box count, written as the pipeline's jobs ask for them: one
+    request per box count for all its captions, no keywords. Fewer where the filters refused
+    every candidate."""
+    counts = sorted(Counter(box_counts).items())
+    requests = [CaptionRequest(template, boxes, n=n) for boxes, n in counts]
     written = model.write(requests, settings, rng_seed=seed)
-    by_request = {c.request_index: c.boxes for c in written}
-    return [by_request[i] for i in range(len(requests)) if i in by_request]
+    by_boxes: dict[int, list[Caption]] = {boxes: [] for boxes, _ in counts}
+    for caption in written:
+        by_boxes[requests[caption.request_index].box_count].append(caption.boxes)
+    return [by_boxes[boxes].pop(0) for boxes in box_counts if by_boxes[boxes]]
 
 
 def build_blind_set(
