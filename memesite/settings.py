@@ -275,7 +275,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "memesite.staticfiles.HashedStaticFiles"  # hashed names, module imports included
     },
 }
 
