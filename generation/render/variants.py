@@ -26,7 +26,7 @@ SMALL_WIDTH = 600
 # docs/rendering.md): copies are made for every meme, most of which few people see.
 VARIANT_QUALITY = 80
 VARIANT_METHOD = 0
-# Bicubic: as sharp as Lanczos on outlined caption text at this ratio, and cheaper.
+# Bicubic: sharper than bilinear on outlined caption text, and cheaper than Lanczos.
 RESAMPLE = Image.Resampling.BICUBIC
 
 _VARIANT_NAME = re.compile(r"^(?P<stem>.+)\.(?P<width>[1-9][0-9]{0,4})w\." + VARIANT_FORMAT + "$")
