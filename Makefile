@@ -44,6 +44,7 @@ integration: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) bench/render.py
+	$(PY) bench/page_weight.py
 	$(PY) bench/blank_templates.py
 	$(PY) bench/captions.py
 	$(PY) bench/pipeline.py

@@ -54,23 +54,26 @@ def run_jobs(job_ids: list[uuid.UUID]) -> int:
     return jobs.render_memes(jobs.write_captions(job_ids))
 
 
-def worker_throughput(batch: int, rounds: int, candidates: list[int]) -> dict[int, tuple[float, ...]]:
-    """Per candidates setting: memes/s end to end, and the caption and render shares apart.
+def worker_throughput(
+    batch: int, rounds: int, candidates: list[int], copies: list[bool]
+) -> dict[tuple[int, bool], tuple[float, ...]]:
+    """Per (candidates, lighter copies) setting: memes/s end to end, and the caption and render shares apart.
 
     The settings take turns job by job, so a machine that slows down mid-run slows them alike."""
     templates = list(Template.objects.active())
-    seconds = {c: [0.0, 0.0, 0] for c in candidates}  # caption s, render s, memes
+    settings_ = [(count, copy) for count in candidates for copy in copies]
+    seconds = {setting: [0.0, 0.0, 0] for setting in settings_}  # caption s, render s, memes
     for round_number in range(rounds):
-        for count in candidates:
+        for count, copy in settings_:
             job = GenerationJob.objects.create(template=templates[round_number % len(templates)], count=batch)
-            with override_settings(CAPTION_CANDIDATES=count):
+            with override_settings(CAPTION_CANDIDATES=count, RENDER_VARIANTS=copy):
                 started = time.perf_counter()
                 waiting = jobs.write_captions([job.pk])
                 written = time.perf_counter()
                 made = jobs.render_memes(waiting)
-            seconds[count][0] += written - started
-            seconds[count][1] += time.perf_counter() - written
-            seconds[count][2] += made
+            seconds[count, copy][0] += written - started
+            seconds[count, copy][1] += time.perf_counter() - written
+            seconds[count, copy][2] += made
     return {c: (m / (cs + rs), m / cs, m / rs) for c, (cs, rs, m) in seconds.items()}
 
 
@@ -146,6 +149,12 @@ def main() -> None:
         default=f"{settings.CAPTION_CANDIDATES},1",
         help="caption candidates per meme to compare side by side (the first is the site's setting)",
     )
+    parser.add_argument(
+        "--copies",
+        default="on,off",
+        help="lighter WebP copies made as memes render (RENDER_VARIANTS), side by side",
+    )
+    parser.add_argument("--throughput-only", action="store_true", help="stop after the worker's memes/s")
     parser.add_argument("--seconds", type=float, default=30, help="length of each reader simulation")
     parser.add_argument("--readers", default="10,25,50,100,200", help="reader counts to try, ascending")
     args = parser.parse_args()
@@ -157,9 +166,14 @@ def main() -> None:
     print(f"demo stock: {Meme.objects.visible().count()} memes in {time.perf_counter() - started:.1f} s")
 
     candidates = [int(c) for c in args.candidates.split(",")]
-    for count, (total, captions, renders) in worker_throughput(args.batch, args.rounds, candidates).items():
-        print(f"one worker, end to end, {count} caption candidate(s) per meme: {total:.1f} memes/s "
+    copies = [value == "on" for value in args.copies.split(",")]
+    measured = worker_throughput(args.batch, args.rounds, candidates, copies)
+    for (count, copy), (total, captions, renders) in measured.items():
+        setting = f"{count} caption candidate(s) per meme, copies {'on' if copy else 'off'}"
+        print(f"one worker, end to end, {setting}: {total:.1f} memes/s "
               f"(captions alone {captions:.1f}/s, render+store {renders:.1f}/s)")  # fmt: skip
+    if args.throughput_only:
+        return
 
     firsts = [first_page_seconds() for _ in range(5)]
     print(f"new reader, first full page of 10: median {statistics.median(firsts) * 1000:.0f} ms, "

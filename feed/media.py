@@ -7,11 +7,17 @@ template's to everyone, a hidden meme's and an inactive template's to staff
 a meme therefore closes its image at once, wherever its URL was shared. Memes
 rendered from the same template and text share one file (generation.jobs names
 files by their inputs), so such a file stays public while any of them is visible.
+A meme's lighter copies (``KEY.600w.webp`` beside ``KEY.jpg``,
+generation.render.variants) are served exactly when its image is.
 
 Files are streamed from disk through the server's file wrapper (gunicorn
-sends them with sendfile(2)), with Last-Modified and Cache-Control so browsers
-and caches in front revalidate with a cheap 304. With S3_BUCKET the bucket
-serves media and this view has no route."""
+sends them with sendfile(2)). A meme's files are named by a hash of what they
+show and never change, so browsers keep them a year without asking again; but
+only browsers (``private``): a proxy or CDN that kept one would go on serving
+it after moderators hid the meme, where this view answers 404 at once.
+Templates' files keep their upload names, which a new image may reuse, so
+everyone may keep them an hour and then revalidates (Last-Modified, a cheap
+304). With S3_BUCKET the bucket serves media and this view has no route."""
 
 from __future__ import annotations
 
@@ -31,10 +37,14 @@ from django.utils.http import http_date
 from django.views.decorators.http import require_safe
 
 from feed.models import Meme, Template
+from generation.render.variants import images_behind
 
-# Seconds a browser or a shared cache may keep a public image before asking
-# again: a hidden meme's image can live on in caches for at most this long.
+# Seconds a browser or a shared cache may keep a template's image before asking
+# again: a deactivated template's image can live on in caches for at most this long.
 PUBLIC_MAX_AGE = 3600
+# A visible meme's image and copies: content-hashed, so a year in the reader's
+# own browser, and never in a cache that others read through (hiding must work).
+MEME_CACHE_CONTROL = "private, max-age=31536000, immutable"
 
 
 def local_storage() -> FileSystemStorage | None:
@@ -79,16 +89,16 @@ def audience_cache_control(request: HttpRequest, name: str) -> str | None:
         return None
     every_row, public_rows = rows
     if public_rows.exists():
-        return f"public, max-age={PUBLIC_MAX_AGE}"
+        return MEME_CACHE_CONTROL if name.startswith("memes/") else f"public, max-age={PUBLIC_MAX_AGE}"
     if getattr(request.user, "is_staff", False) and every_row.exists():
         return "private, no-store"  # never kept by a cache that others read through
     return None
 
 
 def rows_naming(name: str) -> tuple[QuerySet[Any], QuerySet[Any]] | None:
-    """(every row whose image is the file, those of them everyone may see)."""
+    """(every row whose image is the file or has it as a copy, those of them everyone may see)."""
     if name.startswith("memes/"):
-        memes = Meme.objects.filter(image=name)
+        memes = Meme.objects.filter(image__in=images_behind(name) or [name])
         return memes, memes.visible()
     if name.startswith("templates/"):
         templates = Template.objects.filter(image=name)

@@ -138,7 +138,17 @@ def reader_id(reader: Any) -> int | None:
     return reader.pk if reader.is_authenticated else None
 
 
-MEME_COLUMNS = ("texts", "image", "width", "height", "likes", "dislikes", "favourites", "created_at")
+MEME_COLUMNS = (
+    "texts",
+    "image",
+    "image_variants",
+    "width",
+    "height",
+    "likes",
+    "dislikes",
+    "favourites",
+    "created_at",
+)
 
 
 def item_values(memes: QuerySet[Meme], **named: Any) -> QuerySet[Any]:

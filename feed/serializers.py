@@ -12,6 +12,7 @@ from rest_framework.authtoken.models import Token
 
 from feed.models import SORTS, Meme, Report, Template, UserSettings
 from feed.ranking import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
+from generation.render.variants import VARIANT_CONTENT_TYPE, variant_height, variant_name
 
 
 class PageSizeField(serializers.IntegerField):
@@ -85,6 +86,13 @@ class TemplateRefSerializer(serializers.Serializer[dict[str, Any]]):
     name = serializers.CharField()
 
 
+class VariantSerializer(serializers.Serializer[dict[str, Any]]):
+    url = serializers.URLField()
+    width = serializers.IntegerField(help_text="pixels")
+    height = serializers.IntegerField(help_text="pixels")
+    type = serializers.CharField(help_text="its media type: image/webp")
+
+
 class FeedItemSerializer(serializers.Serializer[dict[str, Any]]):
     """One meme as the API shows it, from the columns feed.ranking.item_values
     reads (a dict per meme); needs ``context={"request": request}``.
@@ -99,6 +107,11 @@ class FeedItemSerializer(serializers.Serializer[dict[str, Any]]):
     image = serializers.URLField(allow_null=True)
     width = serializers.IntegerField(allow_null=True, help_text="pixels")
     height = serializers.IntegerField(allow_null=True, help_text="pixels")
+    variants = VariantSerializer(
+        many=True,
+        help_text="lighter copies of the image (WebP), narrowest first, for srcset; empty until made "
+        "(show `image`). The widest is the image's own width unless the image itself is lighter",
+    )
     alt = serializers.CharField(help_text="the caption as text, for screen readers")
     texts = serializers.ListField(child=serializers.CharField(), help_text="text of each box")
     template = TemplateRefSerializer()
@@ -124,6 +137,7 @@ class FeedItemSerializer(serializers.Serializer[dict[str, Any]]):
             "image": absolute(origin, default_storage.url(row["image"])) if row["image"] else None,
             "width": row["width"],
             "height": row["height"],
+            "variants": variants(origin, row),
             "alt": caption or f"{row['template_name']} meme without text",
             "texts": row["texts"],
             "template": {"slug": row["template_slug"], "name": row["template_name"]},
@@ -135,6 +149,22 @@ class FeedItemSerializer(serializers.Serializer[dict[str, Any]]):
             "favourited": bool(row["favourited"]),
             "created_at": self.fields["created_at"].to_representation(row["created_at"]),
         }
+
+
+def variants(origin: str, row: dict[str, Any]) -> list[dict[str, Any]]:
+    """The meme's stored lighter copies (generation.render.variants), as the API lists them."""
+    image, width, height = row["image"], row["width"], row["height"]
+    if not image or not width or not height:
+        return []
+    return [
+        {
+            "url": absolute(origin, default_storage.url(variant_name(image, copy_width))),
+            "width": copy_width,
+            "height": variant_height(width, height, copy_width),
+            "type": VARIANT_CONTENT_TYPE,
+        }
+        for copy_width in row["image_variants"] or ()
+    ]
 
 
 def site_origin(request: Any) -> str:

@@ -35,6 +35,8 @@ from generation.layout import parse_boxes
 from generation.models import GeneratedMeme, GenerationJob, Template
 from generation.outlet import memes, outlet
 from generation.render import encode_meme, render_key, render_meme, resized_template
+from generation.render.variants import variant_name, variant_widths
+from generation.variants import store_variants
 
 log = logging.getLogger(__name__)
 
@@ -196,13 +198,13 @@ def render_memes(meme_ids: Iterable[int]) -> int:
         memes().select_related("template").filter(pk__in=list(meme_ids), status=GeneratedMeme.Status.QUEUED)
     ):
         try:
-            name, size = _render_file(meme)
+            name, size, variants = _render_file(meme)
         except PermanentFailure as error:
             memes().filter(pk=meme.pk, status=GeneratedMeme.Status.QUEUED).update(
                 status=GeneratedMeme.Status.FAILED, failure_reason=str(error)[:2000]
             )
         else:
-            ready += _mark_ready(meme, name, size)
+            ready += _mark_ready(meme, name, size, variants)
         if meme.job_id:
             job_ids.add(meme.job_id)
     for job in GenerationJob.objects.filter(pk__in=job_ids):
@@ -210,8 +212,13 @@ def render_memes(meme_ids: Iterable[int]) -> int:
     return ready
 
 
-def _render_file(meme: GeneratedMeme) -> tuple[str, tuple[int, int]]:
-    """Render and store the meme's image; returns its storage name and pixel size."""
+def _render_file(meme: GeneratedMeme) -> tuple[str, tuple[int, int], list[int] | None]:
+    """Render and store the meme's image and its lighter copies; returns the
+    image's storage name, its pixel size and the copies' widths (None: not made).
+
+    A retry reuses what an earlier attempt stored, and draws the meme again
+    only for what is missing: copies come from the drawn pixels, never from
+    the stored JPEG, so the same inputs give the same bytes."""
     template = meme.template
     boxes = parse_boxes(template.boxes)
     texts = list(meme.texts)[: len(boxes)]
@@ -219,14 +226,31 @@ def _render_file(meme: GeneratedMeme) -> tuple[str, tuple[int, int]]:
     fmt: Literal["webp", "jpeg"] = "jpeg" if settings.RENDER_FORMAT == "jpeg" else "webp"
     key = render_key(template.image_sha256, boxes, texts, width, fmt, template.mark_position)
     name = f"memes/{key[:2]}/{key}.{'jpg' if fmt == 'jpeg' else fmt}"
-    if default_storage.exists(name):  # a retry reuses what an earlier attempt wrote
-        with default_storage.open(name, "rb") as handle, Image.open(handle) as stored:
-            return name, stored.size
+    stored = _stored_size(name)
+    if stored is not None and not settings.RENDER_VARIANTS:
+        return name, stored, None
+    if stored is not None and _copies_stored(name, stored[0]):
+        return name, stored, variant_widths(stored[0])
     rendered = render_meme(
         _template_image(template, width), boxes, texts, width=width, mark_position=template.mark_position
     )
-    saved = default_storage.save(name, ContentFile(encode_meme(rendered.image, fmt)))
-    return str(saved), rendered.image.size
+    data = encode_meme(rendered.image, fmt)
+    if stored is None:
+        name = str(default_storage.save(name, ContentFile(data)))
+    variants = store_variants(name, rendered.image, len(data)) if settings.RENDER_VARIANTS else None
+    return name, rendered.image.size, variants
+
+
+def _stored_size(name: str) -> tuple[int, int] | None:
+    """The pixel size of an image an earlier attempt stored; None if there is none."""
+    if not default_storage.exists(name):
+        return None
+    with default_storage.open(name, "rb") as handle, Image.open(handle) as stored:
+        return stored.size
+
+
+def _copies_stored(name: str, width: int) -> bool:
+    return all(default_storage.exists(variant_name(name, copy)) for copy in variant_widths(width))
 
 
 def _template_image(template: Template, width: int) -> Image.Image:
@@ -247,7 +271,9 @@ def _template_at_width(name: str, sha256: str, width: int) -> Image.Image:
     return resized_template(load_image(data, name).image, width)
 
 
-def _mark_ready(meme: GeneratedMeme, image_name: str, size: tuple[int, int]) -> int:
+def _mark_ready(
+    meme: GeneratedMeme, image_name: str, size: tuple[int, int], variants: list[int] | None
+) -> int:
     now = timezone.now()
     return (
         memes()
@@ -255,6 +281,7 @@ def _mark_ready(meme: GeneratedMeme, image_name: str, size: tuple[int, int]) -> 
         .update(
             status=GeneratedMeme.Status.READY,
             image=image_name,
+            image_variants=variants,
             width=size[0],
             height=size[1],
             ready_at=now,

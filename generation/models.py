@@ -265,6 +265,10 @@ class GeneratedMeme(models.Model):
     # Pixel size of the rendered image, so pages reserve its space before it loads.
     width = models.PositiveIntegerField(null=True, blank=True)
     height = models.PositiveIntegerField(null=True, blank=True)
+    # Widths of the lighter WebP copies stored beside the image, smallest first
+    # (generation.render.variants); None until someone looked for them (memes
+    # made before copies existed: manage.py make_image_variants).
+    image_variants = models.JSONField(null=True, blank=True, default=None)
 
     class Meta:
         abstract = True

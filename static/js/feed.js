@@ -74,10 +74,31 @@ function createCard(item) {
     media.style.aspectRatio = "1 / 1";
   }
   if (item.image) img.src = item.image;
-  media.append(img);
+  media.append(item.image && item.variants.length ? picture(item, img) : img);
   card.append(media, cardMeta(item), cardActions());
   paint(card, item);
   return card;
+}
+
+// The feed's column: 574 CSS px on a desktop, the screen less 18 px on a phone
+// (main's padding and the card's border; static/css/site.css).
+const CARD_SIZES = "(max-width: 600px) calc(100vw - 18px), 574px";
+
+// The lighter WebP copies for the browser to choose from by the width it draws
+// at, and the image itself when no copy is full width (as the pages' srcset
+// filter, feed/templatetags/meme_images.py). A browser without WebP shows the img.
+function picture(item, img) {
+  const candidates = item.variants.map((variant) => `${variant.url} ${variant.width}w`);
+  if (!item.variants.some((variant) => variant.width === item.width)) {
+    candidates.push(`${item.image} ${item.width}w`);
+  }
+  const source = document.createElement("source");
+  source.type = "image/webp";
+  source.srcset = candidates.join(", ");
+  source.sizes = CARD_SIZES;
+  const frame = document.createElement("picture");
+  frame.append(source, img);
+  return frame;
 }
 
 // The label, the template and the links sit under the image, never on it:

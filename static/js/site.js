@@ -6,6 +6,17 @@ import { api } from "./api.js";
 import "./share.js";
 import { toast } from "./toast.js";
 
+// A meme's lighter copy that fails to load (lost, or not made yet) gives way to
+// the meme's own image: without its <source> a <picture> shows its <img>'s src.
+document.addEventListener(
+  "error",
+  (event) => {
+    const frame = event.target instanceof HTMLImageElement ? event.target.parentElement : null;
+    if (frame && frame.tagName === "PICTURE") frame.querySelectorAll("source").forEach((source) => source.remove());
+  },
+  true, // error events do not bubble; the page's own listener sees them on the way down
+);
+
 function settingsMenu(menu) {
   const status = document.getElementById("settings-status");
 

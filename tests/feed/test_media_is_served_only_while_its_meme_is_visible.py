@@ -1,8 +1,9 @@
 """The site serves its own media in every configuration (the tests run with
-DEBUG off, as production does): a visible meme's image and an active
-template's to everyone, with cache headers; a hidden meme's image is a 404 the
-moment it is hidden, except to staff, whose copy no shared cache keeps; a file
-no row names, or a path outside the media folder, is a 404."""
+DEBUG off, as production does): a visible meme's image and its lighter copies
+and an active template's image to everyone, with cache headers; a hidden meme's
+image and every copy of it is a 404 the moment it is hidden, except to staff,
+whose copy no shared cache keeps; a file no row names, or a path outside the
+media folder, is a 404."""
 
 from __future__ import annotations
 
@@ -13,12 +14,25 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from feed.models import Meme, Template
+from generation.render.variants import variant_name
+from generation.variants import make_variants
 from tests.feed_data import pictured_meme
+
+# Browsers keep a meme's files a year; no shared cache keeps them at all.
+MEME_CACHING = "private, max-age=31536000, immutable"
 
 
 @pytest.fixture
 def meme(template: Template) -> Meme:
-    return pictured_meme(template, ["top", "bottom"], "teal")
+    meme = pictured_meme(template, ["top", "bottom"], "teal")
+    assert make_variants([meme.pk]).made == 1
+    meme.refresh_from_db()
+    return meme
+
+
+def copies_of(meme: Meme) -> list[str]:
+    assert meme.image_variants == [600, 800]
+    return [f"/media/{variant_name(str(meme.image.name), width)}" for width in meme.image_variants]
 
 
 def image_of(client: Client, meme: Meme) -> tuple[int, bytes, dict[str, str]]:
@@ -31,8 +45,49 @@ def test_a_visible_memes_image_is_served_to_anyone(client: Client, meme: Meme, m
     assert status == 200
     assert headers["Content-Type"] == "image/jpeg"
     assert body == Path(meme.image.path).read_bytes()
-    assert headers["Cache-Control"] == "public, max-age=3600"
+    assert headers["Cache-Control"] == MEME_CACHING
     assert "Last-Modified" in headers
+
+
+def test_a_visible_memes_copies_are_served_to_anyone_as_webp(client: Client, meme: Meme) -> None:
+    for url in copies_of(meme):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response["Content-Type"] == "image/webp"
+        assert response["Cache-Control"] == MEME_CACHING
+
+
+def test_every_copy_of_a_hidden_meme_is_a_404_until_it_is_shown_again(
+    client: Client, alice: User, meme: Meme
+) -> None:
+    client.force_login(alice)
+    meme.hide()
+    for url in copies_of(meme):
+        assert client.get(url).status_code == 404, url
+        assert Client().get(url).status_code == 404, url
+
+    meme.unhide()
+    for url in copies_of(meme):
+        assert client.get(url).status_code == 200, url
+
+
+def test_staff_see_a_hidden_memes_copies_and_no_cache_keeps_them(
+    client: Client, staff: User, meme: Meme
+) -> None:
+    meme.hide()
+    client.force_login(staff)
+    for url in copies_of(meme):
+        response = client.get(url)
+        assert (response.status_code, response["Cache-Control"]) == (200, "private, no-store"), url
+
+
+def test_a_copy_named_like_a_visible_memes_but_of_another_file_is_a_404(
+    client: Client, meme: Meme, media_in_tmp: Path
+) -> None:
+    stray = media_in_tmp / variant_name("memes/0123abc.jpg", 600)
+    stray.write_bytes(b"RIFF not shown")
+    for path in (f"/media/{variant_name('memes/0123abc.jpg', 600)}", f"/media/{meme.image.name}.600w.webp"):
+        assert client.get(path).status_code == 404, path
 
 
 def test_a_hidden_memes_image_is_a_404_until_it_is_shown_again(
@@ -71,6 +126,8 @@ def test_template_images_are_served_while_the_template_is_active(
     url = template.image.url
     response = client.get(url)
     assert response.status_code == 200 and response["Content-Type"] == "image/jpeg"
+    # A template's file keeps its upload name, which a new image may take: kept an hour, by anyone.
+    assert response["Cache-Control"] == "public, max-age=3600"
 
     Template.objects.filter(pk=template.pk).update(is_active=False)
     assert client.get(url).status_code == 404
@@ -103,7 +160,7 @@ def test_an_unchanged_image_is_a_304_with_the_same_cache_headers(client: Client,
     first = client.get(meme.image.url)
     again = client.get(meme.image.url, headers={"If-Modified-Since": first["Last-Modified"]})
     assert again.status_code == 304
-    assert again["Cache-Control"] == "public, max-age=3600"
+    assert again["Cache-Control"] == MEME_CACHING
 
     meme.hide()
     assert (

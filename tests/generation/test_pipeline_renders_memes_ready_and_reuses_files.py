@@ -47,4 +47,4 @@ def test_a_retried_render_reuses_the_file_an_earlier_attempt_wrote(
 
     meme.refresh_from_db()
     assert meme.status == "ready"
-    assert len([path for path in (media_in_tmp / "memes").rglob("*") if path.is_file()]) == 2
+    assert len(list((media_in_tmp / "memes").rglob("*.jpg"))) == 2
