@@ -1,20 +1,27 @@
 """Content check: how often it catches what must be refused and refuses what is ordinary.
 
-    .venv/bin/python bench/moderation.py [--split report|tune] [--show] [--baselines]
-        [--sample Too-Damn-High --boxes 2 --count 200]
+    .venv/bin/python bench/moderation.py [--split report|holdout|tune] [--show] [--baselines]
+        [--sample Too-Damn-High --boxes 2 --count 200] [--imgflip 20000]
 
 Reads bench/data/moderation/<split>/refuse.txt (profane, explicit, slurs, hateful or abusive)
 and ordinary.txt (everyday captions, mild words included), runs ``generation.moderation.refusal``
 on every line and prints both error rates, the cost per caption in microseconds, and with
 ``--show`` every mistake. ``--baselines`` measures the old word-list filter and
 alt-profanity-check (if installed) on the same files; ``--sample`` has the caption model write
-captions for one template and counts how many each check refuses. Thresholds were tuned on ``tune``;
-``report`` was written after tuning and is the figure to quote.
+captions for one template and counts how many each check refuses; ``--imgflip`` counts how many
+of that many real ImgFlip575K captions (hash bucket 9, never used to train or list anything) the
+check refuses, by reason. Thresholds were tuned on ``tune``; ``holdout`` was carved at random
+from the lines written with the last round of tuning before any tuning; ``report``, when
+present, was written after tuning by someone who had not seen the check, and is the figure to
+quote.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import random
 import re
 import sys
 import time
@@ -27,6 +34,8 @@ from generation.moderation import refusal
 
 DATA = Path(__file__).resolve().parent / "data" / "moderation"
 TIMING_ROUNDS = 7  # passes over every caption of the split when timing
+IMGFLIP = Path("/work/shared/datasets/imgflip575k/memes")
+MEASURED_BUCKET = 9  # ImgFlip captions whose blake2b-32 first byte mod 10 is 9: never trained or listed on
 
 
 def read_set(path: Path) -> list[str]:
@@ -154,11 +163,49 @@ def sampled_captions(model_dir: Path, template: str, boxes: int, count: int) -> 
             print(f"    {text}  [{refusal(text)}]")
 
 
+def imgflip_captions(directory: Path, count: int) -> list[str]:
+    """``count`` ImgFlip575K captions of the measured bucket, drawn at random (seed 0), lower
+    case, boxes joined with " | ", 10-120 characters: as the training and tuning draws were made."""
+    captions: set[str] = set()
+    for path in sorted(directory.glob("*.json")):
+        for meme in json.loads(path.read_text(encoding="utf-8")):
+            text = " ".join(
+                " | ".join(b.strip() for b in meme.get("boxes", []) if b and b.strip()).lower().split()
+            )
+            if (
+                10 <= len(text) <= 120
+                and hashlib.blake2b(text.encode(), digest_size=4).digest()[0] % 10 == MEASURED_BUCKET
+            ):
+                captions.add(text)
+    drawn = sorted(captions)
+    random.Random(0).shuffle(drawn)
+    return drawn[:count]
+
+
+def imgflip_refusals(directory: Path, count: int, show: bool) -> None:
+    """How many real captions the check refuses, by reason. Some hold real profanity: read them
+    (``--show``) to tell the false refusals from the right ones."""
+    texts = imgflip_captions(directory, count)
+    found = [(text, why) for text in texts if (why := refusal(text)) is not None]
+    reasons: dict[str, int] = {}
+    for _, why in found:
+        reasons[why.reason] = reasons.get(why.reason, 0) + 1
+    print(
+        f"{len(texts)} ImgFlip575K captions (bucket {MEASURED_BUCKET}): "
+        f"{len(found)} refused = {len(found) / len(texts):.2%}"
+    )
+    for reason, n in sorted(reasons.items()):
+        print(f"  {reason}: {n} = {n / len(texts):.2%}")
+    if show:
+        print(*(f"  [{why.reason}] {text}" for text, why in found), sep="\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--split", choices=("report", "tune"), default="report")
+    splits = sorted(p.name for p in DATA.iterdir() if p.is_dir())
+    parser.add_argument("--split", choices=splits, default="report" if "report" in splits else "holdout")
     parser.add_argument("--show", action="store_true", help="print every mistake")
     parser.add_argument("--baselines", action="store_true", help="also measure the old filters")
     parser.add_argument(
@@ -167,6 +214,10 @@ def main() -> None:
     parser.add_argument("--boxes", type=int, default=2, help="the sampled template's box count")
     parser.add_argument("--count", type=int, default=200, help="captions to sample")
     parser.add_argument("--model", type=Path, default=Path("models/captions"), help="caption model directory")
+    parser.add_argument(
+        "--imgflip", type=int, metavar="N", help="also count refusals of N ImgFlip575K captions"
+    )
+    parser.add_argument("--imgflip-dir", type=Path, default=IMGFLIP, help="ImgFlip575K's memes/ directory")
     args = parser.parse_args()
     refuse = read_set(DATA / args.split / "refuse.txt")
     ordinary = read_set(DATA / args.split / "ordinary.txt")
@@ -179,6 +230,8 @@ def main() -> None:
     print(f"cost: {cost:.0f} µs a caption (one core, warm, best of {TIMING_ROUNDS} passes)")
     if args.baselines:
         baselines(refuse, ordinary)
+    if args.imgflip:
+        imgflip_refusals(args.imgflip_dir, args.imgflip, args.show)
     if args.sample:
         sampled_captions(args.model, args.sample, args.boxes, args.count)
     if args.show:

@@ -5,10 +5,12 @@ Works on ``plain_form`` text (lower-case ASCII). Each whitespace token is read s
 * its letters with leetspeak read as letters (``sh1t``, ``@ss``, ``$hit``, ``b1+ch``, ``cvnt``) and the pieces
   between punctuation (``bull-shit``), each piece and their join (``f.u.c.k``, ``a-s-s``);
 * with ``*``, ``#`` or ``%`` standing for hidden letters (``f**k``, ``b*tch``, ``hillarysh*t``);
-* runs of single letters joined (``f u c k``), and two or three short tokens joined when that
-  makes a refused word or starts with a ``word*`` entry (``fu ck``, ``mother fu cker``);
+* runs of one- and two-letter tokens joined, however spaced (``f u c k``, ``bi t c h``,
+  ``b i tc h``), and two or three short tokens joined when that makes a refused word or starts
+  with a ``word*`` entry (``fu ck``, ``mother fu cker``);
 * ``word*`` entries are found inside longer words (``hillaryshit``) unless the word is listed
-  as ordinary (``scunthorpe``).
+  as ordinary (``scunthorpe``);
+* then as it sounds and a letter off (``phuq``, ``fux``, ``biitch``): see ``spelling``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from generation.moderation.spelling import Spellings, spellings
 
 WORDS_FILE = Path(__file__).with_name("refused_words.txt")
 
@@ -34,6 +38,7 @@ MASKED_WORD = re.compile(f"[a-z{re.escape(MASKS)}]+")  # letters and masks only:
 STRETCH = re.compile(r"([a-z])\1{2,}")  # a letter held three times or more
 MAX_JOINED = 3  # tokens joined when they make a refused word exactly ("fu ck", "f uc k")
 MAX_FRAGMENT = 4  # letters: only tokens this short are joined so (a refused word split in parts)
+MAX_SPACED = 12  # tokens of a run of one- and two-letter tokens read as one word ("m o t h e r f u c k e r")
 
 
 @dataclass(frozen=True)
@@ -41,7 +46,10 @@ class Lexicon:
     words: frozenset[str]  # refused as whole words
     roots: tuple[str, ...]  # refused inside words too
     ordinary: frozenset[str]  # words holding a root that are not refused for it
+    endings: tuple[str, ...]  # refused at the end of a longer word ("stankass", "dickass")
+    ordinary_endings: tuple[str, ...]  # longer endings that are ordinary ("glass", "compass")
     phrases: tuple[tuple[str, ...], ...]  # refused as consecutive words
+    spelled: Spellings  # the same words spelled as they sound, or a letter off
 
     @property
     def any_root(self) -> re.Pattern[str]:
@@ -50,7 +58,17 @@ class Lexicon:
     def refuses(self, word: str) -> bool:
         if word in self.words:
             return True
-        return self.any_root.search(word) is not None and word not in self.ordinary
+        if self.any_root.search(word) is not None and word not in self.ordinary:
+            return True
+        return self.refused_ending(word)
+
+    def refused_ending(self, word: str) -> bool:
+        """``*word`` entries ending a word with 3 letters or more before them ("stankass"),
+        unless the word ends in an ordinary ending ("sunglass", "compass", "harass")."""
+        stem = word.removesuffix("es")
+        return any(
+            len(stem) >= len(end) + 3 and stem.endswith(end) for end in self.endings
+        ) and not stem.endswith(self.ordinary_endings)
 
     def refuses_start(self, word: str) -> bool:
         """A join of pieces is refused when it is a refused word or starts with a root
@@ -70,13 +88,22 @@ def lexicon() -> Lexicon:
     words: set[str] = set()
     roots: list[str] = []
     ordinary: set[str] = set()
+    near: set[str] = set()
+    endings: list[str] = []
+    ordinary_endings: list[str] = []
     phrases: list[tuple[str, ...]] = []
     for line in WORDS_FILE.read_text(encoding="utf-8").splitlines():
         entry = line.strip()
         if not entry or entry.startswith("#"):
             continue
-        if entry.startswith("!"):
+        if entry.startswith("!*"):
+            ordinary_endings.append(entry[2:])
+        elif entry.startswith("*"):
+            endings.append(entry[1:])
+        elif entry.startswith("!"):
             ordinary.add(entry[1:])
+        elif entry.startswith("~"):
+            near.add(entry[1:])
         elif " " in entry:
             phrases.append(tuple(entry.split()))
         elif entry.endswith("*"):
@@ -84,7 +111,16 @@ def lexicon() -> Lexicon:
             words.add(entry[:-1])
         else:
             words.update((entry, entry + "s", entry + "es"))
-    return Lexicon(frozenset(words), tuple(roots), frozenset(ordinary), tuple(phrases))
+    refused = frozenset(words)
+    return Lexicon(
+        refused,
+        tuple(roots),
+        frozenset(ordinary),
+        tuple(endings),
+        tuple(ordinary_endings),
+        tuple(phrases),
+        spellings(refused, tuple(roots), near),
+    )
 
 
 @dataclass(frozen=True)
@@ -135,19 +171,29 @@ def _candidates(tokens: list[Token], words: Lexicon) -> Iterator[str]:
             yield from _masked(token.core, words)
     yield from _spaced(tokens, words)
     yield from _phrases([t.joined for t in tokens], words)
+    yield from _spelled(tokens)
+
+
+def _spelled(tokens: list[Token]) -> Iterator[str]:
+    """Words that sound like a refused word or are a letter off from one (``phuq``, ``biitch``)."""
+    for token in tokens:
+        yield from (piece for piece in token.pieces if spelled_refused(piece))
+        if len(token.pieces) > 1 and spelled_refused(token.joined):  # "fuh-q"
+            yield token.joined
+
+
+# Words repeat (Zipf): once warm, most of a caption's words were read before, a look-up (~0.1 µs)
+# instead of the two readings (~8 µs a word); 64k words is a few MB.
+@lru_cache(maxsize=1 << 16)
+def spelled_refused(word: str) -> bool:
+    return lexicon().spelled.refuses(word)
 
 
 def _spaced(tokens: list[Token], words: Lexicon) -> Iterator[str]:
-    """Runs of single letters (``f u c k``) and short tokens that join into a refused word."""
+    """Runs of one- and two-letter tokens (``f u c k``, ``bi t c h``) and short tokens that join
+    into a refused word (``fu ck``)."""
     forms = [t.joined for t in tokens]
-    run: list[str] = []
-    for form in [*forms, ""]:
-        if len(form) == 1:
-            run.append(form)
-            continue
-        if len(run) >= 3 and words.refuses("".join(run)):
-            yield "".join(run)
-        run = []
+    yield from _spaced_runs(forms, words)
     for start, form in enumerate(forms):
         if len(form) > MAX_FRAGMENT:
             continue
@@ -156,6 +202,26 @@ def _spaced(tokens: list[Token], words: Lexicon) -> Iterator[str]:
             short = len(parts) == count and all(len(p) <= MAX_FRAGMENT for p in parts)
             if short and words.refuses_start(joined := "".join(parts)):
                 yield joined
+
+
+def _spaced_runs(forms: list[str], words: Lexicon) -> Iterator[str]:
+    """Every stretch of a run of one- and two-letter tokens holding two single letters or more,
+    read as one word: spacing a word out letter by letter is rarely regular ("bi t c h"). A
+    stretch holding three single letters or more is also read as it sounds (``p h u q``); others
+    only exactly, since "q is" or "a ss" are too common to read loosely."""
+    run: list[str] = []
+    for form in [*forms, ""]:
+        if 0 < len(form) <= 2:
+            run.append(form)
+            continue
+        if sum(len(part) == 1 for part in run) >= 2:
+            for start in range(len(run) - 1):
+                for end in range(start + 2, min(len(run), start + MAX_SPACED) + 1):
+                    joined = "".join(run[start:end])
+                    loose = sum(len(part) == 1 for part in run[start:end]) >= 3  # not "q is"
+                    if words.refuses(joined) or (loose and spelled_refused(joined)):
+                        yield joined
+        run = []
 
 
 def _phrases(forms: list[str], words: Lexicon) -> Iterator[str]:
