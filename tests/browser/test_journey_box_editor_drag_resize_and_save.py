@@ -1,6 +1,6 @@
 """The template admin's box editor in Chromium, under the site's content
 security policy: boxes drawn where the renderer draws them (turned ones too),
-moved by dragging with a mouse or a finger, resized by a corner handle, set up
+moved by dragging with a mouse or a finger (on a desktop and on a phone), resized by a corner handle, set up
 beside the image, previewed by the real renderer, and saved as moved. On the
 add page the image chosen stays in the editor after a form error."""
 
@@ -18,13 +18,14 @@ from django.test import Client
 from feed.importer import read_template_folder, save_template
 from feed.models import Template
 from generation.layout import TextBox
-from tests.browser.conftest import DESKTOP, screenshot
+from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.conftest import PASSWORD
 
 pytestmark = pytest.mark.browser
 
 DEMO = Path(settings.BASE_DIR) / "demo" / "templates"
 DRAKE_WIDTH = 383  # pixels, demo/templates/drake/default.jpg
+VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 
 
 @pytest.fixture
@@ -37,10 +38,14 @@ def demo_template(key: str) -> Template:
     return Template.objects.get(slug=key)
 
 
-def signed_in_page(chromium: Any, live_server: Any, user: User, **context: Any) -> tuple[Any, list[str]]:
+def signed_in_page(
+    chromium: Any, live_server: Any, user: User, viewport: str = "desktop", **context: Any
+) -> tuple[Any, list[str]]:
     """A tab signed in as ``user``, recording script errors, CSP reports and
     failed requests (but the favicon the admin does not have)."""
-    browser_context = chromium.new_context(viewport=DESKTOP, base_url=live_server.url, **context)
+    if viewport == "phone":
+        context = {"is_mobile": True, "has_touch": True, **context}
+    browser_context = chromium.new_context(viewport=VIEWPORTS[viewport], base_url=live_server.url, **context)
     client = Client()
     client.force_login(user)
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
@@ -143,13 +148,16 @@ def test_dragging_and_resizing_boxes_then_saving_stores_them_moved(
     page.context.close()
 
 
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
 def test_a_finger_drags_a_box_and_the_settings_change_it(
-    chromium: Any, live_server: Any, curator: User
+    chromium: Any, live_server: Any, curator: User, viewport: str
 ) -> None:
     template = demo_template("success")
-    page, problems = signed_in_page(chromium, live_server, curator, has_touch=True)
+    page, problems = signed_in_page(chromium, live_server, curator, viewport, has_touch=True)
     open_editor(page, f"/admin/feed/template/{template.pk}/change/")
     frame = stage(page)
+    width = VIEWPORTS[viewport]["width"]
+    assert frame["x"] >= 0 and frame["x"] + frame["width"] <= width, "the picture fits the screen"
     touch_drag(page, centre_of(page, ".box-editor-box >> nth=0"), (0, 0.3 * frame["height"]))
 
     settings_of_first = ".box-editor-settings >> nth=0"

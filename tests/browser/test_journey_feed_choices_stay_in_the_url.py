@@ -68,9 +68,12 @@ def toolbar(page: Any) -> tuple[str, str]:
     return page.input_value("#feed-template"), page.input_value("#feed-sort")
 
 
-def test_random_and_a_sort_survive_reload_and_history(chromium: Any, live_server: Any, reader: User) -> None:
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_random_and_a_sort_survive_reload_and_history(
+    chromium: Any, live_server: Any, reader: User, viewport: str
+) -> None:
     base = live_server.url
-    page = signed_in(chromium, base)
+    page = signed_in(chromium, base, viewport)
     assert toolbar(page) == ("drake", "hot")
     cards_show(page, "drake")
 
@@ -101,7 +104,7 @@ def test_random_and_a_sort_survive_reload_and_history(chromium: Any, live_server
 
     # A link to a choice opens that choice, whatever the reader prefers.
     page.context.close()
-    page = signed_in(chromium, base)
+    page = signed_in(chromium, base, viewport)
     page.goto(f"{base}/?template=success&sort=top")
     assert toolbar(page) == ("success", "top")
     cards_show(page, "success")

@@ -79,14 +79,20 @@ def signed_in(chromium: Any, base: str, viewport: str = "phone", **options: Any)
     return page
 
 
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.usefixtures("feed_of_memes")
-def test_share_opens_the_share_sheet_where_there_is_one(chromium: Any, live_server: Any) -> None:
-    page = signed_in(chromium, live_server.url)
+def test_share_opens_the_share_sheet_where_there_is_one(
+    chromium: Any, live_server: Any, viewport: str
+) -> None:
+    page = signed_in(chromium, live_server.url, viewport)
     page.context.add_init_script(SHARE_SHEET)
     page.reload()
     page.wait_for_selector(".card .share")
     card = page.locator(".card").first
-    card.locator(".share").tap()
+    if viewport == "phone":
+        card.locator(".share").tap()
+    else:
+        card.locator(".share").click()
     page.wait_for_function("() => window.__shared !== undefined")
     shared = page.evaluate("() => window.__shared")
     assert shared["url"] == f"{live_server.url}/m/{card.get_attribute('data-id')}/"
@@ -123,14 +129,15 @@ def test_share_copies_the_link_where_there_is_no_share_sheet(
     page.context.close()
 
 
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
 def test_downloads_are_named_after_the_template_and_the_meme(
-    chromium: Any, live_server: Any, feed_of_memes: list[Meme]
+    chromium: Any, live_server: Any, feed_of_memes: list[Meme], viewport: str
 ) -> None:
     """The name is the link's download attribute. (The test server's media
     handler adds a Content-Disposition header naming the file, which browsers
     put first; media servers, and the site's development media view, send none:
     tests/feed/test_media_goes_out_without_a_file_name.py.)"""
-    page = signed_in(chromium, live_server.url, "desktop")
+    page = signed_in(chromium, live_server.url, viewport)
     card = page.locator(".card").first
     meme = Meme.objects.select_related("template").get(pk=int(card.get_attribute("data-id")))
     expected = f"{meme.template.slug}-{meme.pk}.jpg"
