@@ -331,7 +331,10 @@ def explain_feed_page() -> dict[str, str]:
         reads = [query["sql"] for query in second.captured_queries if "feed_feedposition" in query["sql"]]
         statements = [("extend the session: its candidates", first.captured_queries[0]["sql"])]
         statements.append(("read a page", reads[-1]))
-        statements.append(("remember what it served", second.captured_queries[-1]["sql"]))
+        remember = [
+            query["sql"] for query in second.captured_queries if 'INTO "feed_seenmeme"' in query["sql"]
+        ]
+        statements.append(("remember what it served", remember[-1]))
         for name, sql in statements:
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) " + sql)

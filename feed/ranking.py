@@ -48,7 +48,19 @@ from django.utils import timezone
 
 from feed import compiled
 from feed.arrange import Arrangement
-from feed.models import CHUNK, EPOCH, POOL, SORTS, Favourite, FeedPosition, Meme, Reaction, SeenMeme, Sort
+from feed.models import (
+    CHUNK,
+    EPOCH,
+    POOL,
+    SORTS,
+    Favourite,
+    FeedPosition,
+    Meme,
+    Reaction,
+    SeenMeme,
+    Sort,
+    insert_rows,
+)
 
 LOOKAHEAD = 10  # a reader with fewer unseen memes than this is running low (feed.supply)
 MAX_PAGE_SIZE = 50
@@ -211,12 +223,9 @@ def extend(state: FeedState, reader: int) -> int:
         chosen.fill(CHUNK, functools.partial(_others, state, reader, unseen))
         if len(chosen.memes) == CHUNK or _some_left_out(rows):
             break  # the memes the reader has seen come only once no unseen one is left
-    places = [
-        FeedPosition(session=state.session, position=state.end + number, meme_id=meme)
-        for number, meme in enumerate(chosen.memes, start=1)
-    ]
+    places = [(state.session, state.end + number, meme) for number, meme in enumerate(chosen.memes, start=1)]
     try:
-        FeedPosition.objects.bulk_create(places)
+        insert_rows(FeedPosition, ("session", "position", "meme_id"), places)
     except IntegrityError:
         # The same cursor followed twice at once (two tabs): the other request
         # numbered the same positions first, and its extension stands. Feed
