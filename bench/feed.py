@@ -328,8 +328,13 @@ def explain_feed_page() -> dict[str, str]:
             page = ranking.next_page(reader, state, PAGE_SIZE)
         with CaptureQueriesContext(connection) as second:
             ranking.next_page(reader, page.state, PAGE_SIZE)
-        statements = [("extend the session", first.captured_queries[0]["sql"])]
-        statements.append(("read a page", second.captured_queries[-1]["sql"]))
+        reads = [query["sql"] for query in second.captured_queries if "feed_feedposition" in query["sql"]]
+        statements = [("extend the session: its candidates", first.captured_queries[0]["sql"])]
+        statements.append(("read a page", reads[-1]))
+        remember = [
+            query["sql"] for query in second.captured_queries if 'INTO "feed_seenmeme"' in query["sql"]
+        ]
+        statements.append(("remember what it served", remember[-1]))
         for name, sql in statements:
             with transaction.atomic(), connection.cursor() as cursor:
                 cursor.execute("EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) " + sql)

@@ -5,7 +5,8 @@
 Calls the site's WSGI handler directly (no HTTP server, no load generator) on a
 throwaway PostgreSQL: one reader with a token follows `next` for 25 pages of 20
 before starting a new feed session, as bench/feed.py's clients do. For each
-endpoint it reports wall time, this process's CPU time (Python) and the CPU
+endpoint, and for first pages of a new feed session (--first-pages a turn,
+the hourly upkeep run after each turn), it reports wall time, this process's CPU time (Python) and the CPU
 time of the PostgreSQL backend serving its connection (read from /proc, so
 PostgreSQL must run on this machine), per request, in turns.
 
@@ -38,6 +39,7 @@ os.environ.update(
     SECURE_SSL_REDIRECT="false",
     LOG_LEVEL="ERROR",
     THROTTLE_FEED_SESSIONS="1000000/minute",  # every reader here starts a new feed each 25 pages
+    DATABASE_CONN_MAX_AGE="86400",  # one connection throughout: its backend's CPU is what is read
 )
 
 from django.core.handlers.wsgi import WSGIHandler  # noqa: E402
@@ -45,9 +47,11 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
 
 from bench import feed  # noqa: E402  (sets Django up)
+from feed.tasks import tidy_feed  # noqa: E402
 
 ORIGIN = "http://127.0.0.1"
 TOKEN = f"bench{1:035d}"  # bench/feed.py's first client
+FIRST_PAGE = f"/api/feed/?page_size={feed.PAGE_SIZE}"  # a new feed session each time
 
 
 def get(handler: WSGIHandler, path: str) -> bytes:
@@ -91,6 +95,13 @@ def backend_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        (backend,) = cursor.fetchone()
+    return int(backend)
+
+
 def per_request(call: Callable[[], Any], count: int, backend: int) -> dict[str, float]:
     wall, python, database = time.perf_counter(), time.process_time(), backend_cpu_seconds(backend)
     for _ in range(count):
@@ -109,6 +120,7 @@ def main() -> None:
     parser.add_argument("--memes", type=int, default=10_000)
     parser.add_argument("--requests", type=int, default=1500, help="per endpoint and turn")
     parser.add_argument("--turns", type=int, default=3)
+    parser.add_argument("--first-pages", type=int, default=300, help="new feeds per turn")
     parser.add_argument("--http-ms", type=float, default=0.45, help="fixed cost per request over HTTP")
     args = parser.parse_args()
     feed.require_postgres("bench/feed_cpu.py")  # no wrk: nothing here goes over HTTP
@@ -120,14 +132,17 @@ def main() -> None:
     for _ in range(300):  # warm: the token and the connection
         reader.page()
         get(handler, "/api/bench/empty/")
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        (backend,) = cursor.fetchone()
-    print(f"{args.memes:,} memes, {args.requests} requests per endpoint and turn (ms per request)")
+    print(
+        f"{args.memes:,} memes, {args.requests} requests per endpoint and turn, {args.first_pages}"
+        " first pages of a new feed (ms per request)"
+    )
     for turn in range(1, args.turns + 1):
+        backend = backend_pid()  # the upkeep between turns may have opened another connection
         empty = per_request(lambda: get(handler, "/api/bench/empty/"), args.requests, backend)
         page = per_request(reader.page, args.requests, backend)
         one = per_request(lambda: get(handler, "/api/bench/one-query/"), args.requests, backend)
+        first = per_request(lambda: get(handler, FIRST_PAGE), args.first_pages, backend)
+        tidy_feed()  # as the hourly upkeep would: the reader's memory stays within its bound
         cpu = {
             name: found["python_ms"] + found["postgresql_ms"]
             for name, found in (("empty", empty), ("feed", page))
@@ -138,6 +153,8 @@ def main() -> None:
             f"feed wall {page['wall_ms']:.3f} python {page['python_ms']:.3f} "
             f"postgresql {page['postgresql_ms']:.3f} | one-query wall {one['wall_ms']:.3f} "
             f"python {one['python_ms']:.3f} postgresql {one['postgresql_ms']:.3f} | "
+            f"first page wall {first['wall_ms']:.3f} python {first['python_ms']:.3f} "
+            f"postgresql {first['postgresql_ms']:.3f} | "
             f"CPU ratio with HTTP {ratio:.2f}",
             flush=True,
         )

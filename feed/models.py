@@ -15,9 +15,9 @@ from typing import Any, ClassVar, Literal
 
 from django.conf import settings
 from django.db import connection, models, transaction
-from django.db.models import F, OrderBy, OuterRef, Q, Subquery, Sum, Value, Window
+from django.db.models import Count, F, OrderBy, OuterRef, Q, Subquery, Sum, Value, Window
 from django.db.models.functions import Cast, Coalesce, Greatest, RowNumber
-from django.db.models.lookups import LessThan
+from django.db.models.lookups import GreaterThanOrEqual, LessThan
 from django.utils import timezone
 
 from generation import models as generation
@@ -59,7 +59,18 @@ SORTS: tuple[Sort, ...] = ("hot", "new", "top")
 SORT_KEYS: dict[Sort, str] = {"hot": "hot", "new": "created_at", "top": "rating"}
 CHUNK = 100  # memes appended to a feed session at a time; ≥ the largest page + the look-ahead
 EXPLORE_EVERY = 5  # in hot and top, every fifth place goes to the newest memes with few votes
-EXPLORE_SLOTS = CHUNK // EXPLORE_EVERY
+# Candidates read per part of an extension: a part may have to fill every
+# place (the other has run out); when one template crowds them, feed.arrange
+# reads other templates' memes besides.
+POOL = CHUNK
+SEEN_MEMORY = 10_000  # the memes a reader has seen that the feed remembers, newest kept
+
+
+class Part(models.IntegerChoices):
+    """Where a candidate for a feed session's next places comes from."""
+
+    RANKED = 1  # by the sort's key: in hot and top, memes with enough votes (or the reader's vote)
+    FRESH = 2  # in hot and top, the newest memes with few votes the reader has not voted on
 
 
 class MemeQuerySet(models.QuerySet["Meme"]):
@@ -82,53 +93,54 @@ class MemeQuerySet(models.QuerySet["Meme"]):
         session cost three times the first (docs/feed.md)."""
         return self.exclude(pk__in=FeedPosition.objects.filter(session=session).values("meme_id"))
 
+    def unseen_by(self, reader: int) -> MemeQuerySet:
+        """Memes the reader has not been served in any feed session they
+        remember (SeenMeme): ``NOT IN`` their at most SEEN_MEMORY rows, read
+        once into a hash from the (user, meme) primary key."""
+        return self.exclude(pk__in=SeenMeme.objects.filter(user_id=reader).values("meme_id"))
+
     def best_first(self, sort: Sort) -> MemeQuerySet:
         return self.order_by(*_order(sort))
 
-    def session_extension(self, session: int, sort: Sort, template_id: int | None) -> models.QuerySet[Any]:
-        """The next CHUNK places of a feed session: rows (session, position, meme)
-        of ready memes it lacks, best first, numbered on from its last position.
-
-        In hot and top, the best memes take four places in five (1-4, 6-9, …)
-        and the newest memes with few votes among the rest every fifth, so new
-        memes get seen and earn the votes that rank them. Where either part runs
-        short (the end of the feed), its places stay empty: positions only need
-        to be in order."""
-        wanted = self.visible().of_template(template_id).outside_session(session)
-        last = FeedPosition.objects.filter(session=session).order_by("-position").values("position")[:1]
-        after = Coalesce(Subquery(last), 0)
-        if sort == "new":
-            return wanted._placed(CHUNK, "new", session, after)
-        best = wanted.best_first(sort).values("pk")[: CHUNK - EXPLORE_SLOTS]
-        explore = wanted.with_few_votes().exclude(pk__in=best)
-        return wanted._placed(CHUNK - EXPLORE_SLOTS, sort, session, after, skip_every=EXPLORE_EVERY).union(
-            explore._placed(EXPLORE_SLOTS, "new", session, after, step=EXPLORE_EVERY), all=True
-        )
-
-    def _placed(
-        self, count: int, sort: Sort, session: int, after: Any, step: int = 1, skip_every: int = 0
+    def session_candidates(
+        self, session: int, reader: int, sort: Sort, template_id: int | None, unseen: bool, away: int | None
     ) -> models.QuerySet[Any]:
-        """The first ``count`` memes in the sort's order as rows (session,
-        position, meme): the n-th at after + n × step, leaving every
-        ``skip_every``-th place free when given."""
+        """Rows (id, template, part) of ready memes the feed session lacks, best
+        first within each part; feed.arrange chooses the next places among them.
+
+        In new, one part: the newest. In hot and top, two: RANKED, by the
+        sort's key, holds the memes with enough votes to rank them (and those
+        the reader voted on, so their vote ranks them); FRESH, the newest memes
+        with few votes the reader has not voted on, which take every fifth
+        place so new memes get seen and earn votes. A fresh batch of unvoted
+        memes therefore leads new but not hot or top. ``unseen`` keeps to the
+        memes the reader has not seen on an earlier visit; ``away`` leaves out
+        one template (to find others' memes when one template crowds the top)."""
+        wanted = self.visible().of_template(template_id).outside_session(session)
+        if unseen:
+            wanted = wanted.unseen_by(reader)
+        if away is not None:
+            wanted = wanted.exclude(template_id=away)
+        if sort == "new":
+            return wanted._part(Part.RANKED, "new")
+        voted = Reaction.objects.filter(user_id=reader).values("meme_id")
+        enough = Q(GreaterThanOrEqual(F("likes") + F("dislikes"), FEW_VOTES))
+        ranked = wanted.filter(Q(pk__in=voted) | enough)._part(Part.RANKED, sort)
+        fresh = wanted.with_few_votes().exclude(pk__in=voted)._part(Part.FRESH, "new")
+        return ranked.union(fresh, all=True)
+
+    def _part(self, part: Part, sort: Sort) -> models.QuerySet[Any]:
+        """The first POOL memes in the sort's order as rows (id, template, part,
+        n), n their place in that order (a UNION keeps no order of its own)."""
         n = Window(RowNumber(), order_by=_order(sort))
-        place = n * step + (n - 1) / (skip_every - 1) if skip_every else n * step
-        rows = (
-            self.best_first(sort)
-            .annotate(n=n)
-            .values(
-                session_id=Value(session, output_field=models.BigIntegerField()),
-                place=Cast(after + place, models.BigIntegerField()),
-                meme=F("id"),
-            )
-        )
+        rows = self.best_first(sort).annotate(n=n).values("id", "template_id", "n", part=Value(part.value))
         if connection.features.supports_slicing_ordering_in_compound:
-            # A LIMIT: PostgreSQL then plans to read only ``count`` entries of
-            # the sort's index. Counted by the window instead, the same plan
-            # was costed as reading the whole index, and at a million memes
-            # that cost made PostgreSQL compile it with JIT, 280-490 ms a time.
-            return rows[:count]
-        return rows.order_by().filter(n__lte=count)  # SQLite allows no LIMIT nor ORDER BY in a UNION's parts
+            # A LIMIT: PostgreSQL then plans to read only POOL entries of the
+            # sort's index. Counted by the window instead, the same plan was
+            # costed as reading the whole index, and at a million memes that
+            # cost made PostgreSQL compile it with JIT, 280-490 ms a time.
+            return rows[:POOL]
+        return rows.order_by().filter(n__lte=POOL)  # SQLite allows no LIMIT nor ORDER BY in a UNION's parts
 
     def showcase(self) -> MemeQuerySet:
         """Memes fit to show strangers, best first: in the feed, drawn, and never
@@ -160,17 +172,37 @@ class Meme(generation.GeneratedMeme):
     objects = MemeQuerySet.as_manager()
 
     class Meta:
+        # The feed's orders. The columns after the order's own let a feed
+        # session's extension read its candidates from the index alone, for
+        # it skips every meme the reader has seen (up to SEEN_MEMORY): at
+        # 100,000 memes (bench/feed.py's data), a reader who had seen 10,000
+        # cost 45 ms a hot extension read through the table (skipping 6,125
+        # in 22 ms) and 11 ms from the index (6,197 in 3.4 ms).
         indexes = [
-            models.Index(fields=["-hot", "-id"], name="meme_hot", condition=Q(status="ready")),
-            models.Index(fields=["-rating", "-id"], name="meme_top", condition=Q(status="ready")),
-            models.Index(fields=["-created_at", "-id"], name="meme_new", condition=Q(status="ready")),
+            models.Index(
+                fields=["-hot", "-id", "template", "likes", "dislikes"],
+                name="meme_hot",
+                condition=Q(status="ready"),
+            ),
+            models.Index(
+                fields=["-rating", "-id", "template", "likes", "dislikes"],
+                name="meme_top",
+                condition=Q(status="ready"),
+            ),
+            models.Index(
+                fields=["-created_at", "-id", "template"], name="meme_new", condition=Q(status="ready")
+            ),
             models.Index(fields=["template", "status"], name="meme_template_status"),
             # The same three orders within one template (the template picker).
             models.Index(
-                fields=["template", "-hot", "-id"], name="meme_template_hot", condition=Q(status="ready")
+                fields=["template", "-hot", "-id", "likes", "dislikes"],
+                name="meme_template_hot",
+                condition=Q(status="ready"),
             ),
             models.Index(
-                fields=["template", "-rating", "-id"], name="meme_template_top", condition=Q(status="ready")
+                fields=["template", "-rating", "-id", "likes", "dislikes"],
+                name="meme_template_top",
+                condition=Q(status="ready"),
             ),
             models.Index(
                 fields=["template", "-created_at", "-id"],
@@ -180,7 +212,11 @@ class Meme(generation.GeneratedMeme):
             # The newest memes with few votes, which feed sessions mix in
             # (feed.ranking): without these, finding them reads every
             # voted-on meme's row on the way.
-            models.Index(fields=["-created_at", "-id"], name="meme_new_few_votes", condition=FEW_VOTES_READY),
+            models.Index(
+                fields=["-created_at", "-id", "template"],
+                name="meme_new_few_votes",
+                condition=FEW_VOTES_READY,
+            ),
             # The media view's question for every image it serves: is a visible meme showing this file?
             models.Index(fields=["image"], name="meme_image_ready", condition=Q(status="ready")),
             models.Index(
@@ -471,6 +507,73 @@ class FeedPosition(models.Model):
 
     def __str__(self) -> str:
         return f"session {self.session} #{self.position}: meme {self.meme_id}"
+
+
+def insert_rows(
+    model: type[models.Model],
+    columns: tuple[str, ...],
+    rows: list[tuple[Any, ...]],
+    ignore_conflicts: bool = False,
+) -> None:
+    """One multi-row INSERT outside any transaction: a statement, one round
+    trip. (``bulk_create`` wraps its INSERT in a transaction, which on
+    PostgreSQL is a second round trip for the COMMIT on every feed page.)"""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(column) for column in columns)
+    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
+    conflicts = " ON CONFLICT DO NOTHING" if ignore_conflicts else ""
+    sql = f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES {values}{conflicts}"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [value for row in rows for value in row])
+
+
+class SeenMemeQuerySet(models.QuerySet["SeenMeme"]):
+    def remember(self, reader: int, meme_ids: Collection[int], now: datetime | None = None) -> None:
+        """Note that the reader was served these memes: one INSERT, a meme
+        already remembered kept as it was (two sessions of one reader, or two
+        tabs, serve the same meme at once without an error). Rows go in in meme
+        order, so two such INSERTs wait for each other rather than deadlock."""
+        at = connection.ops.adapt_datetimefield_value(now or timezone.now())
+        rows = [(reader, meme, at) for meme in sorted(set(meme_ids))]
+        insert_rows(SeenMeme, ("user_id", "meme_id", "seen_at"), rows, ignore_conflicts=True)
+
+    def forget_oldest(self, keep: int = SEEN_MEMORY) -> int:
+        """Keep each reader's ``keep`` most recently seen memes and forget the
+        rest, oldest first; returns how many went. The feed's hourly upkeep
+        runs it, so between two runs a reader may hold an hour's pages more."""
+        crowded = self.values("user_id").annotate(held=Count("meme_id")).filter(held__gt=keep)
+        forgotten = 0
+        for user_id in crowded.values_list("user_id", flat=True):
+            mine = self.filter(user_id=user_id)
+            at, meme = mine.order_by("-seen_at", "-meme_id").values_list("seen_at", "meme_id")[keep]
+            older = Q(seen_at__lt=at) | Q(seen_at=at, meme_id__lte=meme)
+            forgotten += mine.filter(older).delete()[0]
+        return forgotten
+
+
+class SeenMeme(models.Model):
+    """A meme a reader was served, remembered across feed sessions so that a
+    new visit starts with memes they have not seen (MemeQuerySet.unseen_by);
+    at most SEEN_MEMORY per reader (SeenMemeQuerySet.forget_oldest). The meme
+    link has no constraint and no index of its own, as FeedPosition's."""
+
+    pk = models.CompositePrimaryKey("user", "meme")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    meme = models.ForeignKey(
+        Meme, on_delete=models.DO_NOTHING, db_constraint=False, db_index=False, related_name="+"
+    )
+    seen_at = models.DateTimeField()
+
+    objects = SeenMemeQuerySet.as_manager()
+
+    class Meta:
+        # Finds a reader's oldest memes to forget (the primary key finds their memes).
+        indexes = [models.Index(fields=["user", "seen_at", "meme"], name="seen_meme_user_oldest")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} saw meme {self.meme_id}"
 
 
 # What a reader does to a meme. Each change locks the meme's row first: every

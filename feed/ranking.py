@@ -8,19 +8,24 @@ that rises above it.
 
 Each reader's scroll is therefore a *session*: a frozen order of memes kept in
 ``FeedPosition`` rows (session, position, meme). A page reads the next
-positions of the session (an index range scan, no sort). When fewer than a
-page plus LOOKAHEAD positions are left, one INSERT … SELECT appends the next
-CHUNK best-ranked ready memes that the session does not hold yet; which memes,
-in which order, is MemeQuerySet.session_extension's to say (models.py):
+positions of the session (an index range scan, no sort) and remembers the
+memes it served for the reader (SeenMeme). When fewer than a page plus
+LOOKAHEAD positions are left, the next CHUNK places are appended: one SELECT
+reads the candidates (MemeQuerySet.session_candidates, models.py), feed.arrange
+chooses among them in Python, and one INSERT numbers them on:
 
 * no repeats: a meme is at most once in a session (unique constraint);
 * no misses: every ready meme the session lacks is a candidate at every
   extension, whatever its score did meanwhile, so the feed only ends when the
   reader has been served all of them;
+* memes the reader has not seen on an earlier visit come first; those they
+  have, once none is left;
 * memes made after the reader started (including those made because the
   reader ran low) enter at the next extension, in rank order;
-* in ``hot`` and ``top`` one slot in EXPLORE_EVERY goes to the newest memes
-  with few votes, so new memes get seen and earn votes.
+* in ``hot`` and ``top`` one place in EXPLORE_EVERY goes to the newest memes
+  with few votes, so new memes get seen and earn votes;
+* in every template's feed ("Random"), no more than feed.arrange.MAX_RUN
+  memes of one template in a row while others have memes left.
 
 The cursor carries the session, the last position served and the last position
 known to exist, signed so a reader cannot write into another reader's session.
@@ -28,19 +33,34 @@ known to exist, signed so a reader cannot write into another reader's session.
 
 from __future__ import annotations
 
+import functools
 import secrets
+from collections import Counter
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, cast
 
 from django.core import signing
-from django.db import IntegrityError, connection, models
+from django.db import IntegrityError, connection
 from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from feed import compiled
-from feed.models import EPOCH, SORTS, Favourite, FeedPosition, Meme, Reaction, Sort
+from feed.arrange import Arrangement
+from feed.models import (
+    CHUNK,
+    EPOCH,
+    POOL,
+    SORTS,
+    Favourite,
+    FeedPosition,
+    Meme,
+    Reaction,
+    SeenMeme,
+    Sort,
+    insert_rows,
+)
 
 LOOKAHEAD = 10  # a reader with fewer unseen memes than this is running low (feed.supply)
 MAX_PAGE_SIZE = 50
@@ -167,14 +187,15 @@ def next_page(reader: Any, state: FeedState, size: int) -> Page:
     wanted = size + LOOKAHEAD
     extended = state.end - state.position < wanted
     if extended:
-        state = replace(state, end=extend(state))
+        state = replace(state, end=extend(state, reader.pk))
     rows = _read(reader, state, wanted)
     if len(rows) < wanted and not extended:
-        # Memes hidden since they were placed, or places left empty, left fewer than counted.
-        state = replace(state, end=extend(state))
+        # Memes hidden since they were placed left fewer than counted.
+        state = replace(state, end=extend(state, reader.pk))
         rows = _read(reader, state, wanted)
     served = rows[:size]
     if served:
+        SeenMeme.objects.remember(reader.pk, [row["id"] for row in served])
         state = replace(state, position=served[-1]["position"], end=max(state.end, served[-1]["position"]))
     return Page(rows=served, state=state, running_low=len(rows) < wanted)
 
@@ -200,14 +221,21 @@ def page_rows(limit: int, session: int, position: int, reader: int) -> QuerySet[
     return rows[:limit]
 
 
-def extend(state: FeedState) -> int:
-    """Append up to CHUNK memes the session lacks, best first (MemeQuerySet.session_extension);
-    returns the session's last position, or ``state.end`` when nothing was added."""
-    sql, params = extension(state)
+def extend(state: FeedState, reader: int) -> int:
+    """Append up to CHUNK memes the session lacks (feed.arrange chooses them
+    among MemeQuerySet.session_candidates), those the reader has not seen on
+    an earlier visit first; returns the session's last position, or
+    ``state.end`` when nothing was added."""
+    chosen = Arrangement(state.sort, mixed=state.template_id is None)
+    for unseen in (True, False):
+        rows = _candidates(state, reader, unseen)
+        chosen.offer(rows)
+        chosen.fill(CHUNK, functools.partial(_others, state, reader, unseen))
+        if len(chosen.memes) == CHUNK or _some_left_out(rows):
+            break  # the memes the reader has seen come only once no unseen one is left
+    places = [(state.session, state.end + number, meme) for number, meme in enumerate(chosen.memes, start=1)]
     try:
-        with connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            added = [position for (position,) in cursor.fetchall()]
+        insert_rows(FeedPosition, ("session", "position", "meme_id"), places)
     except IntegrityError:
         # The same cursor followed twice at once (two tabs): the other request
         # numbered the same positions first, and its extension stands. Feed
@@ -216,34 +244,49 @@ def extend(state: FeedState) -> int:
         if connection.in_atomic_block:
             raise
         return state.end
-    return max(added, default=state.end)
+    return state.end + len(places)
 
 
-def extension(state: FeedState) -> tuple[str, list[Any]]:
-    """The statement that extends the session, and its parameters."""
-    one_template = state.template_id is not None
-    names = ("session", "template") if one_template else ("session",)
-    select = compiled.statement(session_places, (state.sort, one_template), names)
-    params = select.bind({"session": state.session, "template": state.template_id or 0})
-    return insert_select(FeedPosition, PLACE_COLUMNS, select.sql, returning="position"), params
+def _some_left_out(rows: list[dict[str, Any]]) -> bool:
+    """True when a part of the candidates was cut at POOL: the database holds more."""
+    return any(count >= POOL for count in Counter(row["part"] for row in rows).values())
 
 
-def session_places(sort: Sort, one_template: bool, session: int, template: int = 0) -> QuerySet[Any]:
-    return Meme.objects.session_extension(session, sort, template if one_template else None)
+def _candidates(state: FeedState, reader: int, unseen: bool, away: int | None = None) -> list[dict[str, Any]]:
+    select, values = candidates_statement(state, reader, unseen, away)
+    return select.rows(**values)
 
 
-PLACE_COLUMNS = ("session", "position", "meme_id")  # FeedPosition's, in session_extension's order
+def candidates_statement(
+    state: FeedState, reader: int, unseen: bool, away: int | None = None
+) -> tuple[compiled.Statement, dict[str, int]]:
+    """The compiled statement that reads an extension's candidates, and its values."""
+    shape = (state.sort, state.template_id is not None, unseen, away is not None)
+    names = _values_of(*shape)
+    template = state.template_id or 0
+    values = {"session": state.session, "reader": reader, "template": template, "away": away or 0}
+    return compiled.statement(session_candidates, shape, names), {name: values[name] for name in names}
 
 
-def insert_select(model: type[models.Model], columns: tuple[str, ...], select: str, returning: str) -> str:
-    """INSERT INTO the model's table (columns) the rows of ``select``, whose
-    columns come in that order, returning the column ``returning`` of each row
-    added. Django's ORM has no INSERT … SELECT, and copying the rows through
-    Python would take two statements and let two requests interleave."""
-    quote = connection.ops.quote_name
-    names = ", ".join(quote(column) for column in columns)
-    table = quote(model._meta.db_table)
-    return f"INSERT INTO {table} ({names}) {select} RETURNING {quote(returning)}"
+def _others(state: FeedState, reader: int, unseen: bool, crowding: int) -> list[dict[str, Any]]:
+    """Candidates of every template but the one crowding the places chosen so far."""
+    return _candidates(state, reader, unseen, away=crowding)
+
+
+def _values_of(sort: Sort, one_template: bool, unseen: bool, away_one: bool) -> tuple[str, ...]:
+    """The values a shape of session_candidates takes: each must be a parameter of its SQL."""
+    reader = unseen or sort != "new"  # whom it leaves seen memes out for, whose votes it reads
+    wanted = {"session": True, "reader": reader, "template": one_template, "away": away_one}
+    return tuple(name for name, used in wanted.items() if used)
+
+
+def session_candidates(
+    sort: Sort, one_template: bool, unseen: bool, away_one: bool, **values: int
+) -> QuerySet[Any]:
+    template, away = values.get("template"), values.get("away")
+    return Meme.objects.session_candidates(
+        values["session"], values.get("reader", 0), sort, template, unseen, away
+    )
 
 
 # --- favourites: newest first, keyset on (favourited at, favourite id) ------------

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from feed.models import Template, UserSettings
+from feed.models import SeenMemeQuerySet, Template, UserSettings
 from tests.browser.conftest import CAPTIONS, DESKTOP, PHONE, demo_templates, ready_meme, rendered
 from tests.conftest import PASSWORD
 
@@ -24,6 +24,14 @@ VIEWPORTS = {"desktop": DESKTOP, "phone": PHONE}
 # The template slug of every card in the page (from the card's template link).
 CARD_TEMPLATES = """() => Array.from(document.querySelectorAll('.card .template-link'))
   .map((link) => new URL(link.href).searchParams.get('template'))"""
+
+
+@pytest.fixture(autouse=True)
+def nothing_seen_is_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These journeys are about the choice in the URL: every feed here shows
+    all its memes, not first those the reader has not seen yet (that is
+    test_journey_random_mixes_templates_and_a_reload_brings_unseen_memes)."""
+    monkeypatch.setattr(SeenMemeQuerySet, "remember", lambda *args, **kwargs: None)
 
 
 @pytest.fixture

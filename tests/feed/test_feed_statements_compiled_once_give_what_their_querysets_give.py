@@ -6,12 +6,16 @@ instead of being run with the first caller's value."""
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import replace
+
 import pytest
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
 from feed import compiled, ranking
-from feed.models import Meme, Template, set_favourite, set_reaction
+from feed.models import SORTS, Meme, SeenMeme, Sort, Template, set_favourite, set_reaction
+from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 
 
@@ -33,9 +37,32 @@ def test_a_compiled_read_gives_the_querysets_rows_for_each_reader(
 def test_each_session_reads_its_own_places(alice: User, template: Template) -> None:
     bulk_memes(template, 30)
     first, second = ranking.start_session("new", None), ranking.start_session("top", None)
-    ranking.extend(first)
+    ranking.extend(first, alice.pk)
     assert ranking._read(alice, second, 10) == []
     assert len(ranking._read(alice, first, 10)) == 10
+
+
+@pytest.mark.parametrize("sort", SORTS)
+def test_compiled_candidates_give_the_querysets_rows_in_every_shape(
+    alice: User, bob: User, template: Template, sort: Sort
+) -> None:
+    other = make_template("other")
+    memes = bulk_memes(template, 30) + bulk_memes(other, 30, likes=9)
+    set_reaction(memes[2].pk, alice, -1)
+    SeenMeme.objects.remember(alice.pk, [meme.pk for meme in memes[10:20]])
+    state = ranking.start_session(sort, None)
+    for reader, template_id, unseen, away in itertools.product(
+        (alice, bob), (None, template.pk), (True, False), (None, other.pk)
+    ):
+        state = replace(state, template_id=template_id)
+        compiled_rows = ranking._candidates(state, reader.pk, unseen, away)
+        queryset = Meme.objects.session_candidates(state.session, reader.pk, sort, template_id, unseen, away)
+        assert sorted(map(_key, compiled_rows)) == sorted(map(_key, queryset))
+        assert compiled_rows
+
+
+def _key(row: dict[str, int]) -> tuple[int, int, int]:
+    return row["part"], row["n"], row["id"]
 
 
 def first_memes(count: int) -> QuerySet[Meme]:

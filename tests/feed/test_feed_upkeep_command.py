@@ -20,7 +20,7 @@ def test_tidy_feed_forgets_old_sessions_and_refreshes_like_rates(alice: User, te
     ranking.next_page(alice, ranking.start_session("new", None, now=timezone.now() - timedelta(days=2)), 5)
     output = StringIO()
     call_command("tidy_feed", stdout=output)
-    assert "forgot 12 feed positions and 0 idle rate limits; refreshed 1 template like rates" in (
+    assert "forgot 12 feed positions, 0 seen memes and 0 idle rate limits; refreshed 1 template" in (
         output.getvalue()
     )
     assert not FeedPosition.objects.exists()

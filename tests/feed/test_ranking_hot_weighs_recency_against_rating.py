@@ -21,13 +21,10 @@ def test_a_day_of_age_costs_half_a_point_of_rating() -> None:
 
 
 def test_the_hot_feed_follows_hot(client: Client, alice: User, template: Template) -> None:
-    old_loved = Meme(
-        template=template, status="ready", rating=0.95, hot=hot_of(0.95, NOW - timedelta(days=3))
-    )
-    new_plain = Meme(template=template, status="ready", rating=0.5, hot=hot_of(0.5, NOW))
-    day_old_loved = Meme(
-        template=template, status="ready", rating=0.95, hot=hot_of(0.95, NOW - timedelta(days=1))
-    )
+    voted = {"template": template, "status": "ready", "likes": 10, "dislikes": 10}
+    old_loved = Meme(**voted, rating=0.95, hot=hot_of(0.95, NOW - timedelta(days=3)))
+    new_plain = Meme(**voted, rating=0.5, hot=hot_of(0.5, NOW))
+    day_old_loved = Meme(**voted, rating=0.95, hot=hot_of(0.95, NOW - timedelta(days=1)))
     Meme.objects.bulk_create([old_loved, new_plain, day_old_loved])
     client.force_login(alice)
     ids = [item["id"] for item in client.get("/api/feed/?sort=hot").json()["results"]]

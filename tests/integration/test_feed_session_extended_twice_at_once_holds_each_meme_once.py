@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import connection, connections, transaction
 
 from feed import ranking
@@ -21,23 +22,24 @@ def test_a_concurrent_extension_of_the_same_session_adds_nothing(transactional_d
     if connection.vendor != "postgresql":
         pytest.skip("the integration run sets DATABASE_URL to PostgreSQL")
     bulk_memes(make_template("tabs"), 150)
+    reader = User.objects.create_user("alice").pk
     state = ranking.start_session("new", None)  # no exploration slots: every place filled
     added: list[int] = []
 
     def second_tab() -> None:
         try:
-            added.append(ranking.extend(state))
+            added.append(ranking.extend(state, reader))
         finally:
             connections.close_all()
 
     with transaction.atomic():
-        first = ranking.extend(state)  # its rows stay uncommitted while the other tab extends
+        first = ranking.extend(state, reader)  # its rows stay uncommitted while the other tab extends
         other = threading.Thread(target=second_tab)
         other.start()
         other.join(timeout=1)
         assert other.is_alive(), "the second extension should wait for the first"
     other.join(timeout=10)
-    assert added == [0]
+    assert added == [state.end]
     held = list(FeedPosition.objects.filter(session=state.session).values_list("position", "meme_id"))
     assert len(held) == first == CHUNK
     assert len({meme for _, meme in held}) == len(held)

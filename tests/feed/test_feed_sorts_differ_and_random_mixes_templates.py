@@ -1,0 +1,91 @@
+"""Random mixes templates and hot, new and top each show their own memes, on a
+site as it looks after a reader ran low: a fresh batch of 64 memes of one
+liked template, and older memes of ten templates with their votes."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta
+from itertools import groupby
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+from django.utils import timezone
+
+from feed.models import SORTS, Meme, Template, hot_of, rating_of
+from tests.conftest import make_template
+
+FRESH_BATCH = 64
+PAGE = 20
+MAX_RUN = 3  # memes of one template in a row while other templates have stock
+
+
+@pytest.fixture
+def fresh_batch_and_older_rated_memes(db: None) -> None:
+    now, rng = timezone.now(), random.Random(7)
+    liked = make_template("skeptical", like_rate=0.6)
+    memes = [_meme(liked, now - timedelta(seconds=n), 0, 0, liked.like_rate) for n in range(FRESH_BATCH)]
+    for number in range(10):
+        template = make_template(f"older{number}")
+        for _ in range(20):
+            age = timedelta(hours=rng.uniform(20, 30 * 24))
+            memes.append(_meme(template, now - age, rng.randint(0, 25), rng.randint(0, 12), 0.5))
+    Meme.objects.bulk_create(memes)
+
+
+def _meme(template: Template, created: datetime, likes: int, dislikes: int, prior: float) -> Meme:
+    rating = rating_of(likes, dislikes, prior)
+    return Meme(
+        template=template,
+        texts=["top", "bottom"],
+        status=Meme.Status.READY,
+        created_at=created,
+        ready_at=created,
+        likes=likes,
+        dislikes=dislikes,
+        prior=prior,
+        rating=rating,
+        hot=hot_of(rating, created),
+    )
+
+
+def _served(client: Client, sort: str, pages: int) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    url = f"/api/feed/?sort={sort}&page_size={PAGE}"
+    for _ in range(pages):
+        page = client.get(url).json()
+        items += page["results"]
+        url = page["next"]
+    return items
+
+
+def _longest_run(items: list[dict[str, Any]]) -> int:
+    slugs = [item["template"]["slug"] for item in items]
+    return max(len(list(run)) for _, run in groupby(slugs))
+
+
+@pytest.mark.usefixtures("fresh_batch_and_older_rated_memes")
+def test_hot_new_and_top_begin_with_different_memes(
+    client: Client, alice: User, bob: User, charlie: User
+) -> None:
+    # One reader per sort: a reader's second feed would leave out what their first served.
+    firsts: dict[str, set[int]] = {}
+    for sort, reader in zip(SORTS, (alice, bob, charlie), strict=True):
+        client.force_login(reader)
+        firsts[sort] = {item["id"] for item in _served(client, sort, 1)}
+    for sort in SORTS:
+        for other in SORTS:
+            if sort < other:
+                assert len(firsts[sort] & firsts[other]) <= PAGE // 2, (sort, other)
+
+
+@pytest.mark.parametrize("sort", SORTS)
+@pytest.mark.usefixtures("fresh_batch_and_older_rated_memes")
+def test_random_never_shows_more_than_three_of_a_template_in_a_row(
+    client: Client, alice: User, sort: str
+) -> None:
+    client.force_login(alice)
+    items = _served(client, sort, 5)
+    assert _longest_run(items) <= MAX_RUN
