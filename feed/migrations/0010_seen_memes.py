@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('feed', '0008_user_settings_plural'),
+        ('feed', '0009_meme_image_variants'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
