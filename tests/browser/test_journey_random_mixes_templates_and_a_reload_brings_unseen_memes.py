@@ -15,7 +15,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from feed.models import HOT_HOURS_PER_RATING, Meme, UserSettings
-from tests.browser.conftest import PHONE, attach_feed, ready_meme
+from tests.browser.conftest import DESKTOP, PHONE, attach_feed, ready_meme
 from tests.conftest import PASSWORD, make_template
 from tests.feed_data import picture
 
@@ -55,11 +55,18 @@ def loaded_at_least(page: Any, count: int) -> list[int]:
     return list(page.evaluate("() => window.feed.order"))
 
 
+SCREENS: dict[str, dict[str, Any]] = {
+    "phone": {"viewport": PHONE, "is_mobile": True, "has_touch": True},
+    "desktop": {"viewport": DESKTOP},
+}
+
+
 @pytest.mark.usefixtures("fresh_batch_on_older_memes")
-def test_random_on_a_phone_mixes_templates_and_a_reload_starts_with_unseen_memes(
-    chromium: Any, live_server: Any
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_random_mixes_templates_and_a_reload_starts_with_unseen_memes(
+    chromium: Any, live_server: Any, screen: str
 ) -> None:
-    context = chromium.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    context = chromium.new_context(**SCREENS[screen])
     page = context.new_page()
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", "phoebe")
