@@ -120,16 +120,10 @@ class Vocabulary:
     @classmethod
     def load(cls, model_dir: Path) -> Vocabulary:
         words, pairs = Path(model_dir) / KNOWN_WORDS_FILE, Path(model_dir) / KNOWN_PAIRS_FILE
+        pair_lines = pairs.read_text(encoding="utf-8").splitlines() if pairs.is_file() else []
         return cls(
             frozenset(words.read_text(encoding="utf-8").split()) if words.is_file() else frozenset(),
-            frozenset(
-                (a, b)
-                for a, _, b in (
-                    line.partition(" ") for line in pairs.read_text(encoding="utf-8").splitlines()
-                )
-            )
-            if pairs.is_file()
-            else frozenset(),
+            frozenset((a, b) for a, _, b in (line.partition(" ") for line in pair_lines)),
         )
 
 
@@ -146,16 +140,18 @@ def known_pairs(boxes: Iterable[str], min_count: int = KNOWN_PAIR_MIN_COUNT) -> 
 
 
 def word_pairs(box: str) -> Iterator[Pair]:
-    words = WORD.findall(box.lower())
-    return pairwise(words)
+    return pairwise(WORD.findall(box.lower()))
 
 
 def text_cost(boxes: Caption, known: Vocabulary, keywords: Sequence[str] = ()) -> float:
     """The cost of a caption's words alone: unknown words and word pairs, repeated content
     words, and how it uses its keywords."""
-    words = [w for box in boxes for w in WORD.findall(box.lower())]
+    per_box = [WORD.findall(box.lower()) for box in boxes]
+    words = [w for box_words in per_box for w in box_words]
     nonwords = sum(w not in known.words for w in words) if known.words else 0
-    unseen = sum(p not in known.pairs for box in boxes for p in word_pairs(box)) if known.pairs else 0
+    unseen = (
+        sum(p not in known.pairs for box_words in per_box for p in pairwise(box_words)) if known.pairs else 0
+    )
     content = [w for w in words if w not in FUNCTION_WORDS]
     repeats = len(content) - len(set(content))
     return (
