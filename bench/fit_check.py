@@ -12,37 +12,25 @@ shipped face has, and the distribution of font sizes in pixels.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generation.layout import TextBox, memegen_boxes
+from bench.render_cases import add_case_arguments, render_cases
 from generation.render import (
     Laid,
     contains,
     drawn_ink,
     layout_boxes,
-    load_template,
     readable_size,
     render_meme,
 )
 
 SHORT_CAPTION = 100  # characters: a caption shorter than this must never be drawn below the floor
-
-
-def template_files(templates: Path, key: str) -> tuple[Path, list[TextBox]]:
-    folder = templates / key
-    image = next(path for path in sorted(folder.glob("default.*")))
-    return image, memegen_boxes(
-        yaml.safe_load((folder / "config.yml").read_text(encoding="utf-8")).get("text"), lenient_styles=True
-    )
 
 
 def ink_outside_box(item: Laid) -> bool:
@@ -58,7 +46,6 @@ def percentile(values: list[int], fraction: float) -> int:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
-    cases = json.loads(Path(args.cases).read_text(encoding="utf-8"))[: args.limit]
     floor = readable_size(args.width)
     sizes: list[int] = []
     short_sizes: list[int] = []
@@ -74,10 +61,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     totals = dict.fromkeys(counts, 0)
     small: list[tuple[int, int, str, str]] = []
     started = time.perf_counter()
-    for number, case in enumerate(cases):
-        image_path, boxes = template_files(Path(args.templates), case["memegen_key"])
-        template = load_template(image_path, args.width)
-        texts = case["lines"][: len(boxes)]
+    for case in render_cases(args):
+        template, boxes, texts = case.template, case.boxes, case.texts
         rendered = render_meme(template, boxes, texts, width=args.width)
         totals["cases"] += 1
         totals["overflow"] += rendered.overflow
@@ -94,9 +79,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             if len(text) < SHORT_CAPTION:
                 short_sizes.append(item.fit.size)
             if item.fit.size < floor:
-                small.append((item.fit.size, number, case["memegen_key"], text))
+                small.append((item.fit.size, case.number, case.key, text))
         if args.worst and any(0 < size < floor for size in rendered.font_sizes):
-            rendered.image.save(Path(args.worst) / f"{number:04d}-{case['memegen_key']}.png")
+            rendered.image.save(Path(args.worst) / f"{case.number:04d}-{case.key}.png")
     elapsed = time.perf_counter() - started
     return {
         **totals,
@@ -118,10 +103,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--templates", required=True, help="memegen templates folder (<key>/config.yml)")
-    parser.add_argument("--cases", required=True, help="render-cases.json")
-    parser.add_argument("--width", type=int, default=800, help="output width in pixels")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N cases")
+    add_case_arguments(parser)
     parser.add_argument("--worst", default="", help="folder to save memes with a box under the floor")
     report = run(parser.parse_args())
     for key, value in report.items():

@@ -17,7 +17,6 @@ picture's edges, or on a band added below the picture.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from collections import Counter
@@ -27,8 +26,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.fit_check import template_files
-from generation.render import MARK_POSITIONS, load_template, mark_position_for, render_meme
+from bench.render_cases import add_case_arguments, render_cases
+from generation.render import MARK_POSITIONS, mark_position_for, render_meme
 from generation.render.geometry import Rect
 from generation.render.mark import MARK_MARGIN_FRACTION
 
@@ -50,13 +49,10 @@ def placement(mark: Rect, picture: tuple[int, int]) -> str:
 
 
 def run(args: argparse.Namespace) -> tuple[Counter[str], list[tuple[int, str, int]]]:
-    cases = json.loads(Path(args.cases).read_text(encoding="utf-8"))[: args.limit]
     counts: Counter[str] = Counter()
     covering: list[tuple[int, str, int]] = []
-    for number, case in enumerate(cases):
-        image_path, boxes = template_files(Path(args.templates), case["memegen_key"])
-        template = load_template(image_path, args.width)
-        texts = case["lines"][: len(boxes)]
+    for case in render_cases(args):
+        template, boxes, texts = case.template, case.boxes, case.texts
         position = args.position or mark_position_for(boxes)
         plain = render_meme(template, boxes, texts, width=args.width, mark_text="")
         marked = render_meme(template, boxes, texts, width=args.width, mark_position=position)
@@ -67,9 +63,9 @@ def run(args: argparse.Namespace) -> tuple[Counter[str], list[tuple[int, str, in
         counts["covering text"] += hidden > 0
         counts[placement(marked.mark_box, template.size)] += 1
         if hidden:
-            covering.append((number, case["memegen_key"], hidden))
-        if args.save and (hidden or marked.band or number < args.save_first):
-            marked.image.save(Path(args.save) / f"{number:04d}-{case['memegen_key']}.png")
+            covering.append((case.number, case.key, hidden))
+        if args.save and (hidden or marked.band or case.number < args.save_first):
+            marked.image.save(Path(args.save) / f"{case.number:04d}-{case.key}.png")
     return counts, covering
 
 
@@ -77,10 +73,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--templates", required=True, help="memegen templates folder (<key>/config.yml)")
-    parser.add_argument("--cases", required=True, help="render-cases.json")
-    parser.add_argument("--width", type=int, default=800, help="output width in pixels")
-    parser.add_argument("--limit", type=int, default=None, help="only the first N cases")
+    add_case_arguments(parser)
     parser.add_argument("--position", choices=MARK_POSITIONS, default=None, help="the corner asked for")
     parser.add_argument("--save", default="", help="folder for memes whose mark covers text or is on a band")
     parser.add_argument("--save-first", type=int, default=0, help="also save the first N memes")

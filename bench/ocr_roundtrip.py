@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.fit_check import template_files
+from bench.render_cases import template_files
 from generation.ocr import Box, OcrLine, overlap_ratio, read_text
 from generation.ocr.metrics import edit_distance
 from generation.render import Laid, layout_boxes, load_template, render_meme

@@ -26,7 +26,7 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.fit_check import template_files
+from bench.render_cases import template_files
 from generation.ocr import read_text
 from generation.render import encode_meme, load_template, render_meme
 from generation.render.variants import RESAMPLE, encode_variant, variant_widths
