@@ -15,16 +15,18 @@ from pathlib import PurePosixPath
 
 from PIL import Image
 
+from generation.render.encode import WEBP_QUALITY
+
 VARIANT_FORMAT = "webp"
 VARIANT_CONTENT_TYPE = "image/webp"
 # The feed's column is 574 CSS px wide on a desktop (main 38rem less padding
 # and border), and a landing card ~316 px: a 600 px copy is what a desktop at
 # 1× picks in both. A phone (372 CSS px at 3×) picks the full width.
 SMALL_WIDTH = 600
-# WebP quality 80 as the feed's WebP originals. Method 0 encodes an 800×627
+# The quality of the renderer's own WebP (encode.WEBP_QUALITY). Method 0 encodes an 800×627
 # meme in ~16 ms where method 2 takes ~22 ms for ~15% fewer bytes (bench/render.py,
 # docs/rendering.md): copies are made for every meme, most of which few people see.
-VARIANT_QUALITY = 80
+VARIANT_QUALITY = WEBP_QUALITY
 VARIANT_METHOD = 0
 # Bicubic: sharper than bilinear on outlined caption text, and cheaper than Lanczos.
 RESAMPLE = Image.Resampling.BICUBIC
