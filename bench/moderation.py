@@ -19,8 +19,6 @@ quote.
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import random
 import re
 import sys
@@ -31,11 +29,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generation.moderation import refusal
+from generation.moderation.train import MEASURED_BUCKET, in_measured_bucket, real_captions
 
 DATA = Path(__file__).resolve().parent / "data" / "moderation"
 TIMING_ROUNDS = 7  # passes over every caption of the split when timing
 IMGFLIP = Path("/work/shared/datasets/imgflip575k/memes")
-MEASURED_BUCKET = 9  # ImgFlip captions whose blake2b-32 first byte mod 10 is 9: never trained or listed on
 
 
 def read_set(path: Path) -> list[str]:
@@ -166,18 +164,7 @@ def sampled_captions(model_dir: Path, template: str, boxes: int, count: int) -> 
 def imgflip_captions(directory: Path, count: int) -> list[str]:
     """``count`` ImgFlip575K captions of the measured bucket, drawn at random (seed 0), lower
     case, boxes joined with " | ", 10-120 characters: as the training and tuning draws were made."""
-    captions: set[str] = set()
-    for path in sorted(directory.glob("*.json")):
-        for meme in json.loads(path.read_text(encoding="utf-8")):
-            text = " ".join(
-                " | ".join(b.strip() for b in meme.get("boxes", []) if b and b.strip()).lower().split()
-            )
-            if (
-                10 <= len(text) <= 120
-                and hashlib.blake2b(text.encode(), digest_size=4).digest()[0] % 10 == MEASURED_BUCKET
-            ):
-                captions.add(text)
-    drawn = sorted(captions)
+    drawn = sorted({text for text in real_captions(directory) if in_measured_bucket(text)})
     random.Random(0).shuffle(drawn)
     return drawn[:count]
 
