@@ -38,8 +38,8 @@ MEASURED_SETS = Path(__file__).resolve().parents[2] / "bench" / "data" / "modera
 
 @dataclass(frozen=True)
 class TrainSettings:
-    # Inverse L2 strength and the written lines' weight: with each of the three writers' lines left
-    # out in turn, C 4 and weight 3 caught 64% of their explicit, 52% of their threats and 77% of
+    # Inverse L2 strength and the written lines' weight: with each of the first three writers' lines
+    # left out in turn, C 4 and weight 3 caught 64% of their explicit, 52% of their threats and 77% of
     # their hateful captions (the check without them: 34%, 15%, 60%) while refusing 1.5% of their
     # ordinary captions that share those words and 0.9% of their everyday ones.
     c: float = 4.0
@@ -49,7 +49,10 @@ class TrainSettings:
     # 20,000 measured real captions for their meaning (the classifier before them 0.22%); with
     # 60,000 real ones beside them 0.41%, for 52% instead of 58% of a left-out writer's lines.
     real_captions: int = 60_000
-    threshold: float = 0.5  # P(hateful) at or above which a text is refused (chosen on the tuning set)
+    # P(hateful) at or above which a text is refused. With six writers' lines, 0.5 refused 1.0% of the
+    # tuning split's ordinary captions and 0.62% of 20,000 measured real ones; 0.6 0.8% and 0.46%,
+    # catching 94.0% of its captions to refuse against 94.5%.
+    threshold: float = 0.6
     fills: int = 30  # fillings drawn for each line holding {slots}
     min_weight: float = 0.1  # smaller weights are dropped: same decisions on the tuning set, 1/4 the file
     seed: int = 0
@@ -129,6 +132,15 @@ def ordinary_real_captions(memes_dir: Path, count: int, seed: int) -> list[str]:
     return drawn
 
 
+def passes_word_list(text: str) -> bool:
+    """Whether the refused-word list lets ``text`` through, so the classifier is what judges it.
+
+    The classifier only ever sees such texts. Trained on written lines the list refuses anyway,
+    it learned the words around the swearing ("jizz on the keyboard again": "again" weighed 2.2)
+    and refused 1.2% of the tuning split's ordinary captions ("the printer jammed / again")."""
+    return refused_word(read_tokens(plain_form(text))) is None
+
+
 def training_set(settings: TrainSettings, memes_dir: Path | None) -> TrainingSet:
     """Every training text with its label and weight; ``memes_dir`` (ImgFlip575K's ``memes/``)
     adds ``settings.real_captions`` real captions as ordinary."""
@@ -139,7 +151,8 @@ def training_set(settings: TrainSettings, memes_dir: Path | None) -> TrainingSet
         ordinary += read_lines(name)
     if memes_dir is not None:
         ordinary += ordinary_real_captions(memes_dir, settings.real_captions, settings.seed)
-    written_refuse, written_ordinary = read_lines(WRITTEN_REFUSE), read_lines(WRITTEN_ORDINARY)
+    written_refuse = [t for t in read_lines(WRITTEN_REFUSE) if passes_word_list(t)]
+    written_ordinary = [t for t in read_lines(WRITTEN_ORDINARY) if passes_word_list(t)]
     texts = hateful + ordinary + written_refuse + written_ordinary
     labels = (
         [1] * len(hateful) + [0] * len(ordinary) + [1] * len(written_refuse) + [0] * len(written_ordinary)
