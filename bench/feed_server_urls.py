@@ -57,7 +57,7 @@ class OneQueryPageView(SignedInView):
     def get(self, request: Request) -> HttpResponse:  # type: ignore[override]
         # The reader's id written in: EXECUTE takes no bound values when psycopg
         # binds them on the server (the site's setting), and it is a number.
-        run = f"EXECUTE bench_one_query_page ({int(request.user.pk)})"
+        run = f"EXECUTE bench_one_query_page ({int(request.user.pk or 0)})"
         with connection.cursor() as cursor:
             try:
                 cursor.execute(run)
