@@ -10,6 +10,11 @@ the hourly upkeep run after each turn), it reports wall time, this process's CPU
 time of the PostgreSQL backend serving its connection (read from /proc, so
 PostgreSQL must run on this machine), per request, in turns.
 
+With --compare-unprepared each turn runs twice, alternating: with the site's
+database options (psycopg 3 binding values on the server and preparing the
+statements a connection runs often) and with values bound in the client and
+nothing prepared, each on a connection of its own.
+
 Under load on a shared machine, throughput follows CPU, not wall time: the
 ratio printed is (empty CPU + HTTP) / (feed CPU + HTTP), where HTTP is the fixed
 cost every request pays outside Django (--http-ms, measured as the gap between
