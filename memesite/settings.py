@@ -195,11 +195,12 @@ else:
     # planning (docs/feed.md, "Figures"). Off (DATABASE_PREPARED_STATEMENTS=false)
     # behind a pooler that hands one connection to several clients between
     # transactions, which the prepared statements of one would not follow.
+    # (Beside the URL's own options, such as ?sslmode=require.)
     if env_bool("DATABASE_PREPARED_STATEMENTS", True):
-        DATABASES["default"]["OPTIONS"] = {
-            "server_side_binding": True,
-            "prepare_threshold": env_int("DATABASE_PREPARE_THRESHOLD", 5, minimum=0),
-        }
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True,
+            prepare_threshold=env_int("DATABASE_PREPARE_THRESHOLD", 5, minimum=0),
+        )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHE_URL = env_str("CACHE_URL", "")
