@@ -10,6 +10,11 @@ the hourly upkeep run after each turn), it reports wall time, this process's CPU
 time of the PostgreSQL backend serving its connection (read from /proc, so
 PostgreSQL must run on this machine), per request, in turns.
 
+With --compare-unprepared each turn runs twice, alternating: with the site's
+database options (psycopg 3 binding values on the server and preparing the
+statements a connection runs often) and with values bound in the client and
+nothing prepared, each on a connection of its own.
+
 Under load on a shared machine, throughput follows CPU, not wall time: the
 ratio printed is (empty CPU + HTTP) / (feed CPU + HTTP), where HTTP is the fixed
 cost every request pays outside Django (--http-ms, measured as the gap between
@@ -122,6 +127,11 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--first-pages", type=int, default=300, help="new feeds per turn")
     parser.add_argument("--http-ms", type=float, default=0.45, help="fixed cost per request over HTTP")
+    parser.add_argument(
+        "--compare-unprepared",
+        action="store_true",
+        help="each turn also without psycopg's prepared statements (values bound in the client)",
+    )
     args = parser.parse_args()
     feed.require_postgres("bench/feed_cpu.py")  # no wrk: nothing here goes over HTTP
     call_command("migrate", verbosity=0)
@@ -136,28 +146,46 @@ def main() -> None:
         f"{args.memes:,} memes, {args.requests} requests per endpoint and turn, {args.first_pages}"
         " first pages of a new feed (ms per request)"
     )
+    site_options = dict(connection.settings_dict["OPTIONS"])
+    variants = {"site": site_options}
+    if args.compare_unprepared:
+        variants = {"unprepared": {}, "prepared": site_options}
     for turn in range(1, args.turns + 1):
-        backend = backend_pid()  # the upkeep between turns may have opened another connection
-        empty = per_request(lambda: get(handler, "/api/bench/empty/"), args.requests, backend)
-        page = per_request(reader.page, args.requests, backend)
-        one = per_request(lambda: get(handler, "/api/bench/one-query/"), args.requests, backend)
-        first = per_request(lambda: get(handler, FIRST_PAGE), args.first_pages, backend)
-        tidy_feed()  # as the hourly upkeep would: the reader's memory stays within its bound
-        cpu = {
-            name: found["python_ms"] + found["postgresql_ms"]
-            for name, found in (("empty", empty), ("feed", page))
-        }
-        ratio = (cpu["empty"] + args.http_ms) / (cpu["feed"] + args.http_ms)
-        print(
-            f"turn {turn}: empty wall {empty['wall_ms']:.3f} python {empty['python_ms']:.3f} | "
-            f"feed wall {page['wall_ms']:.3f} python {page['python_ms']:.3f} "
-            f"postgresql {page['postgresql_ms']:.3f} | one-query wall {one['wall_ms']:.3f} "
-            f"python {one['python_ms']:.3f} postgresql {one['postgresql_ms']:.3f} | "
-            f"first page wall {first['wall_ms']:.3f} python {first['python_ms']:.3f} "
-            f"postgresql {first['postgresql_ms']:.3f} | "
-            f"CPU ratio with HTTP {ratio:.2f}",
-            flush=True,
-        )
+        for variant, options in variants.items():
+            use_options(options)
+            label = f"turn {turn}" + (f" {variant}" if len(variants) > 1 else "")
+            measure_turn(handler, reader, args, label)
+
+
+def use_options(options: dict[str, Any]) -> None:
+    """The next query opens a new connection with these OPTIONS (psycopg's binding, preparing)."""
+    if connection.settings_dict["OPTIONS"] != options:
+        connection.close()
+        connection.settings_dict["OPTIONS"] = options
+
+
+def measure_turn(handler: WSGIHandler, reader: Reader, args: argparse.Namespace, label: str) -> None:
+    backend = backend_pid()  # the upkeep between turns may have opened another connection
+    empty = per_request(lambda: get(handler, "/api/bench/empty/"), args.requests, backend)
+    page = per_request(reader.page, args.requests, backend)
+    one = per_request(lambda: get(handler, "/api/bench/one-query/"), args.requests, backend)
+    first = per_request(lambda: get(handler, FIRST_PAGE), args.first_pages, backend)
+    tidy_feed()  # as the hourly upkeep would: the reader's memory stays within its bound
+    cpu = {
+        name: found["python_ms"] + found["postgresql_ms"]
+        for name, found in (("empty", empty), ("feed", page))
+    }
+    ratio = (cpu["empty"] + args.http_ms) / (cpu["feed"] + args.http_ms)
+    print(
+        f"{label}: empty wall {empty['wall_ms']:.3f} python {empty['python_ms']:.3f} | "
+        f"feed wall {page['wall_ms']:.3f} python {page['python_ms']:.3f} "
+        f"postgresql {page['postgresql_ms']:.3f} | one-query wall {one['wall_ms']:.3f} "
+        f"python {one['python_ms']:.3f} postgresql {one['postgresql_ms']:.3f} | "
+        f"first page wall {first['wall_ms']:.3f} python {first['python_ms']:.3f} "
+        f"postgresql {first['postgresql_ms']:.3f} | "
+        f"CPU ratio with HTTP {ratio:.2f}",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -522,11 +522,31 @@ def insert_rows(
         return
     quote = connection.ops.quote_name
     names = ", ".join(quote(column) for column in columns)
-    values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
     conflicts = " ON CONFLICT DO NOTHING" if ignore_conflicts else ""
-    sql = f"INSERT INTO {quote(model._meta.db_table)} ({names}) VALUES {values}{conflicts}"
+    into = f"INSERT INTO {quote(model._meta.db_table)} ({names})"
+    if connection.vendor == "postgresql":
+        sql = f"{into} {_unnest(model, columns)}{conflicts}"
+        params = [list(column) for column in zip(*rows, strict=True)]
+    else:
+        values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
+        sql, params = f"{into} VALUES {values}{conflicts}", [value for row in rows for value in row]
     with connection.cursor() as cursor:
-        cursor.execute(sql, [value for row in rows for value in row])
+        cursor.execute(sql, params)
+
+
+@functools.cache
+def _unnest(model: type[models.Model], columns: tuple[str, ...]) -> str:
+    """``SELECT * FROM UNNEST(…)`` of one array per column, as Django's own
+    bulk insert reads rows on PostgreSQL: one statement text for any number
+    of rows, with one value per column, where ``VALUES`` took one per column
+    and row. psycopg parses it once per process (it keeps no statement of
+    over 50 values) and prepares it once per connection: an extension's 100
+    places cost 0.26-0.36 ms of Python against 0.60-0.92 with ``VALUES`` (300
+    values), the same PostgreSQL CPU; a page's 20 seen memes cost the same
+    either way (in process, side by side; docs/feed.md, "Figures")."""
+    types = [model._meta.get_field(column).db_type(connection) for column in columns]
+    arrays = ", ".join(f"(%s)::{str(kind).split('(')[0]}[]" for kind in types)
+    return f"SELECT * FROM UNNEST({arrays})"
 
 
 class SeenMemeQuerySet(models.QuerySet["SeenMeme"]):

@@ -189,6 +189,18 @@ else:
     # Before each request's first query: a connection PostgreSQL dropped (a
     # restart, a failover) is replaced instead of failing the request.
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DATABASE_CONN_HEALTH_CHECKS", True)
+    # psycopg 3 sends values apart from the statement and prepares a statement
+    # the PREPARE_THRESHOLD-th time a connection runs it: PostgreSQL then
+    # skips parsing and, once its generic plan is as cheap as planning anew,
+    # planning (docs/feed.md, "Figures"). Off (DATABASE_PREPARED_STATEMENTS=false)
+    # behind a pooler that hands one connection to several clients between
+    # transactions, which the prepared statements of one would not follow.
+    # (Beside the URL's own options, such as ?sslmode=require.)
+    if env_bool("DATABASE_PREPARED_STATEMENTS", True):
+        DATABASES["default"].setdefault("OPTIONS", {}).update(
+            server_side_binding=True,
+            prepare_threshold=env_int("DATABASE_PREPARE_THRESHOLD", 5, minimum=0),
+        )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHE_URL = env_str("CACHE_URL", "")

@@ -14,6 +14,7 @@ PRODUCTION = {
     "SECRET_KEY": "x" * 20 + "-production-secret-key-for-the-check-0123456789",
     "ALLOWED_HOSTS": "memes.example.com",
 }
+POSTGRES = "postgres://memesite@127.0.0.1:5432/memesite"  # read, never connected to
 
 
 def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
@@ -35,6 +36,14 @@ def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
         ({**PRODUCTION, "SECRET_KEY": "short"}, "SECRET_KEY must be at least 50 characters"),
         ({**PRODUCTION, "ALLOWED_HOSTS": ""}, "ALLOWED_HOSTS must name"),
         ({"DATABASE_URL": "mongodb://localhost/memes"}, "DATABASE_URL"),
+        (
+            {"DATABASE_URL": POSTGRES, "DATABASE_PREPARED_STATEMENTS": "often"},
+            "DATABASE_PREPARED_STATEMENTS must be true or false, not 'often'",
+        ),
+        (
+            {"DATABASE_URL": POSTGRES, "DATABASE_PREPARE_THRESHOLD": "-1"},
+            "DATABASE_PREPARE_THRESHOLD must be at least 0",
+        ),
         ({"GENERATION_BATCH_SIZE": "lots"}, "GENERATION_BATCH_SIZE must be a whole number, not 'lots'"),
         ({"GENERATION_BATCH_SIZE": "0"}, "GENERATION_BATCH_SIZE must be at least 1"),
         ({"GENERATION_BATCH_SIZE": "65"}, "GENERATION_BATCH_SIZE must be at most 64"),
