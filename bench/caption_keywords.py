@@ -1,11 +1,14 @@
 """How the product's captions use the keywords they are asked for, beside people's captions.
 
     .venv/bin/python bench/caption_keywords.py --data runs/data [--prompts 300] [--candidates 4,1]
+        [--variant NAME:setting=value,...] [--threads 1]
 
 Prompts: held-out human captions of templates the model knows, each giving 1-3 of its own
 keywords (as evaluate_captions does). For people, the caption those keywords came from; for the
-product, ``CaptionModel.write`` at the product's settings with each candidates value, side by
-side on the same prompts. Printed per source:
+product, ``CaptionModel.write`` with each sampler variant and candidates value, side by side on
+the same prompts and seed. The variants are "before" (a keyword may be a box on its own, as the
+sampler was until it held such boxes open), "now" (the default settings) and any ``--variant``
+(SamplingSettings fields, e.g. ``--variant half:keyword_start_share=0.5``). Printed per source:
 
   used          share of captions using at least one requested keyword
   all used      share using every requested keyword
@@ -54,6 +57,19 @@ def figures(captions: list[tuple[Caption, list[str]]]) -> dict[str, float]:
     }
 
 
+BUILT_IN = {"before": {"bare_keyword_boxes": True, "keyword_start_share": 1.0}, "now": {}}
+
+
+def variant(spec: str) -> tuple[str, dict[str, object]]:
+    """ "name:field=value,field=value" as a name and SamplingSettings overrides (numbers or true/false)."""
+    name, _, pairs = spec.partition(":")
+    overrides: dict[str, object] = {}
+    for pair in filter(None, pairs.split(",")):
+        field, _, value = pair.partition("=")
+        overrides[field] = value == "true" if value in ("true", "false") else float(value)
+    return name, overrides
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", default="runs/data", help="prepare_captions output (val/ is read)")
@@ -61,7 +77,14 @@ def main() -> None:
     parser.add_argument("--prompts", type=int, default=300)
     parser.add_argument("--candidates", default="4,1")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--variant", action="append", default=[], help="NAME:field=value,... (repeatable)")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch's default)")
     args = parser.parse_args()
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
+    variants = BUILT_IN | dict(variant(spec) for spec in args.variant)
 
     model = load_caption_model(Path(args.model))
     held_out = load_memes(Path(args.data) / "val")
@@ -83,10 +106,12 @@ def main() -> None:
         if len(prompts) == args.prompts:
             break
     rows = {"human": figures(human)}
+    requests = [CaptionRequest(slug, boxes, keywords, n=1) for slug, boxes, keywords in prompts]
     for candidates in (int(c) for c in args.candidates.split(",")):
-        requests = [CaptionRequest(slug, boxes, keywords, n=1) for slug, boxes, keywords in prompts]
-        written = model.write(requests, SamplingSettings(candidates=candidates), rng_seed=args.seed)
-        rows[f"product, {candidates} candidate(s)"] = figures([(c.boxes, c.keywords) for c in written])
+        for name, overrides in variants.items():
+            settings = SamplingSettings(**overrides | {"candidates": candidates})
+            written = model.write(requests, settings, rng_seed=args.seed)
+            rows[f"{name}, {candidates} cand."] = figures([(c.boxes, c.keywords) for c in written])
     print(f"{len(prompts)} keyword prompts from {len(items)} held-out captions")
     print(f"{'':>26} " + " ".join(f"{name:>12}" for name in next(iter(rows.values()))))
     for source, values in rows.items():
