@@ -31,11 +31,22 @@ def bare_boxes(settings: SamplingSettings) -> tuple[int, int]:
 
 
 def test_a_keyword_that_opens_a_box_is_followed_by_more_words() -> None:
-    bare, written = bare_boxes(SamplingSettings(keyword_boost=50.0, max_new_tokens=30))
+    bare, written = bare_boxes(
+        SamplingSettings(keyword_boost=50.0, keyword_start_share=1.0, max_new_tokens=30)
+    )
     assert written > 20
     assert bare == 0
 
 
 def test_the_earlier_sampler_left_the_keyword_alone_in_its_box() -> None:
-    bare, _ = bare_boxes(SamplingSettings(keyword_boost=50.0, max_new_tokens=30, bare_keyword_boxes=True))
+    earlier = SamplingSettings(
+        keyword_boost=50.0, max_new_tokens=30, bare_keyword_boxes=True, keyword_start_share=1.0
+    )
+    bare, _ = bare_boxes(earlier)
     assert bare > 5
+
+
+def test_by_default_the_boost_leaves_box_openings_to_the_model() -> None:
+    bare, written = bare_boxes(SamplingSettings(keyword_boost=50.0, max_new_tokens=30))
+    assert written > 20
+    assert bare == 0
