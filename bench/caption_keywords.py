@@ -1,16 +1,20 @@
 """How the product's captions use the keywords they are asked for, beside people's captions.
 
     .venv/bin/python bench/caption_keywords.py --data runs/data [--prompts 300] [--candidates 4,1]
+        [--variant NAME:setting=value,...] [--threads 1]
 
 Prompts: held-out human captions of templates the model knows, each giving 1-3 of its own
 keywords (as evaluate_captions does). For people, the caption those keywords came from; for the
-product, ``CaptionModel.write`` at the product's settings with each candidates value, side by
-side on the same prompts. Printed per source:
+product, ``CaptionModel.write`` with each sampler variant and candidates value, side by side on
+the same prompts and seed. The variants are "before" (a keyword may be a box on its own, as the
+sampler was until it held such boxes open), "now" (the default settings) and any ``--variant``
+(SamplingSettings fields, e.g. ``--variant half:keyword_start_share=0.5``). Printed per source:
 
   used          share of captions using at least one requested keyword
   all used      share using every requested keyword
   bare box      share with a box that is only a requested keyword ("coffee | coffee to my coffee")
   per request   requested keywords used, on average
+  opens box     share with a box whose first word is a requested keyword (fine when more follows)
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import os
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault(
@@ -26,32 +31,46 @@ os.environ.setdefault(
 )  # see train_captions: spinning threads thrash a shared CPU
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generation.captions import CaptionRequest, KeywordError, SamplingSettings, clean_keywords
+from generation.captions import CaptionRequest, SamplingSettings
 from generation.captions.data import Caption, caption_text, load_memes, normalize_caption
-from generation.captions.keywords import extract_keywords, uses_keyword
+from generation.captions.judgement import keyword_prompts
+from generation.captions.keywords import keyword_form, uses_keyword
 from generation.captions.model import load_caption_model
-from generation.captions.rerank import is_bare_keyword
-
-
-def allowed(keyword: str) -> bool:
-    """Whether the site would take this keyword from a reader (a refused one makes no prompt)."""
-    try:
-        clean_keywords([keyword])
-    except KeywordError:
-        return False
-    return True
+from generation.captions.rerank import WORD, is_bare_keyword
 
 
 def figures(captions: list[tuple[Caption, list[str]]]) -> dict[str, float]:
     used = [[uses_keyword(caption_text(boxes), k) for k in keywords] for boxes, keywords in captions]
     n = max(1, len(captions))
+
+    def share_with_a_box(test: Callable[[str, list[str]], bool]) -> float:
+        return sum(any(test(box, keywords) for box in boxes) for boxes, keywords in captions) / n
+
     return {
         "used": sum(any(u) for u in used) / n,
         "all used": sum(all(u) for u in used) / n,
-        "bare box": sum(any(is_bare_keyword(box, keywords) for box in boxes) for boxes, keywords in captions)
-        / n,
+        "bare box": share_with_a_box(is_bare_keyword),
         "per request": sum(sum(u) / len(u) for u in used) / n,
+        "opens box": share_with_a_box(opens_with_keyword),
     }
+
+
+def opens_with_keyword(box: str, keywords: list[str]) -> bool:
+    first = WORD.findall(box.lower())[:1]
+    return bool(first) and any(keyword_form(first[0]) == keyword_form(k) or first[0] == k for k in keywords)
+
+
+BUILT_IN = {"before": {"bare_keyword_boxes": True, "keyword_start_share": 1.0}, "now": {}}
+
+
+def variant(spec: str) -> tuple[str, dict[str, object]]:
+    """ "name:field=value,field=value" as a name and SamplingSettings overrides (numbers or true/false)."""
+    name, _, pairs = spec.partition(":")
+    overrides: dict[str, object] = {}
+    for pair in filter(None, pairs.split(",")):
+        field, _, value = pair.partition("=")
+        overrides[field] = value == "true" if value in ("true", "false") else float(value)
+    return name, overrides
 
 
 def main() -> None:
@@ -61,33 +80,27 @@ def main() -> None:
     parser.add_argument("--prompts", type=int, default=300)
     parser.add_argument("--candidates", default="4,1")
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--variant", action="append", default=[], help="NAME:field=value,... (repeatable)")
+    parser.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch's default)")
     args = parser.parse_args()
+    if args.threads:
+        import torch
+
+        torch.set_num_threads(args.threads)
+    variants = BUILT_IN | dict(variant(spec) for spec in args.variant)
 
     model = load_caption_model(Path(args.model))
-    held_out = load_memes(Path(args.data) / "val")
-    items = [
-        (s, c)
-        for s, caps in held_out.items()
-        if model.knows(s)
-        for raw in caps
-        if (c := normalize_caption(raw))
-    ]
-    rng = random.Random(args.seed)
-    prompts, human = [], []  # as evaluate_captions' keyword prompts, keeping each one's source
-    for slug, boxes in rng.sample(items, len(items)):
-        pool = [k for k in extract_keywords(caption_text(boxes)) if " " not in k and allowed(k)]
-        if pool:
-            keywords = rng.sample(pool, min(len(pool), rng.randint(1, 3)))
-            prompts.append((slug, len(boxes), keywords))
-            human.append((boxes, keywords))
-        if len(prompts) == args.prompts:
-            break
-    rows = {"human": figures(human)}
+    memes = load_memes(Path(args.data) / "val")
+    held_out = {s: [c for raw in caps if (c := normalize_caption(raw))] for s, caps in memes.items()}
+    prompts = keyword_prompts(held_out, model, args.prompts, random.Random(args.seed))
+    rows = {"human": figures([(boxes, keywords) for _, boxes, keywords in prompts])}
+    requests = [CaptionRequest(slug, len(boxes), keywords, n=1) for slug, boxes, keywords in prompts]
     for candidates in (int(c) for c in args.candidates.split(",")):
-        requests = [CaptionRequest(slug, boxes, keywords, n=1) for slug, boxes, keywords in prompts]
-        written = model.write(requests, SamplingSettings(candidates=candidates), rng_seed=args.seed)
-        rows[f"product, {candidates} candidate(s)"] = figures([(c.boxes, c.keywords) for c in written])
-    print(f"{len(prompts)} keyword prompts from {len(items)} held-out captions")
+        for name, overrides in variants.items():
+            settings = SamplingSettings(**overrides | {"candidates": candidates})
+            written = model.write(requests, settings, rng_seed=args.seed)
+            rows[f"{name}, {candidates} cand."] = figures([(c.boxes, c.keywords) for c in written])
+    print(f"{len(prompts)} keyword prompts from held-out captions of known templates")
     print(f"{'':>26} " + " ".join(f"{name:>12}" for name in next(iter(rows.values()))))
     for source, values in rows.items():
         print(f"{source:>26} " + " ".join(f"{v:>12.1%}" for v in values.values()))

@@ -12,6 +12,10 @@ salad, so the product's captions are also judged the way a reader meets them:
    written before rating (docs/captions.md): coherent, in format, funny, offensive.
 3. ``unblind``: rates per source with Wilson 95% intervals.
 
+``build_keyword_set`` makes the keyword variant: held-out human captions, each with 1-3 of its own
+keywords, and a product caption written for the same template, box count and keywords, rated on
+whether the caption uses its keywords sensibly and is coherent (KEYWORD_QUESTIONS).
+
 ``discriminator_accuracy`` adds an adversarial figure: how well a freshly trained text
 classifier tells product captions from human ones (0.5 = indistinguishable).
 """
@@ -30,11 +34,19 @@ from typing import TypedDict
 
 from generation.captions.config import SamplingSettings
 from generation.captions.data import Caption, caption_text
+from generation.captions.errors import KeywordError
+from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.model import CaptionModel
 from generation.captions.types import CaptionRequest
 
 QUESTIONS = ("coherent", "in_format", "funny", "offensive")
+KEYWORD_QUESTIONS = ("used_sensibly", "coherent")
 SOURCES = ("product", "human")
+# Rates of two questions both answered yes, reported where a set asks both.
+BOTH = {
+    "coherent_and_in_format": ("coherent", "in_format"),
+    "used_sensibly_and_coherent": ("used_sensibly", "coherent"),
+}
 
 
 class Rate(TypedDict):
@@ -51,6 +63,7 @@ class BlindItem:
     item_id: str  # opaque: a hash of the set's seed and position, says nothing of the source
     template: str
     boxes: Caption
+    keywords: tuple[str, ...] = ()  # what the caption was asked to use (keyword sets only)
 
 
 @dataclass(frozen=True)
@@ -98,13 +111,68 @@ def build_blind_set(
         human = rng.sample(held_out[slug], min(per_source, len(held_out[slug])))
         product = product_captions(model, slug, [len(c) for c in human], settings, seed + index)
         pairs += [(slug, c, "human") for c in human] + [(slug, c, "product") for c in product]
-    rng.shuffle(pairs)
+    return shuffled([(slug, boxes, (), source) for slug, boxes, source in pairs], seed, rng)
+
+
+def shuffled(
+    rows: list[tuple[str, Caption, tuple[str, ...], str]], seed: int, rng: random.Random
+) -> tuple[list[BlindItem], dict[str, str]]:
+    """(template, boxes, keywords, source) rows shuffled under opaque ids, and the key."""
+    rng.shuffle(rows)
     items, key = [], {}
-    for position, (slug, boxes, source) in enumerate(pairs):
+    for position, (slug, boxes, keywords, source) in enumerate(rows):
         item_id = hashlib.sha256(f"{seed}:{position}".encode()).hexdigest()[:8]
-        items.append(BlindItem(item_id, slug, boxes))
+        items.append(BlindItem(item_id, slug, boxes, keywords))
         key[item_id] = source
     return items, key
+
+
+def readers_may_ask(keyword: str) -> bool:
+    """Whether the site would take this keyword from a reader (a refused one makes no prompt)."""
+    try:
+        clean_keywords([keyword])
+    except KeywordError:
+        return False
+    return True
+
+
+KeywordPrompt = tuple[str, Caption, list[str]]  # template, the human caption, 1-3 of its keywords
+
+
+def keyword_prompts(
+    held_out: dict[str, list[Caption]], model: CaptionModel, count: int, rng: random.Random
+) -> list[KeywordPrompt]:
+    """``count`` held-out captions of known templates, each with 1-3 of its one-word keywords
+    that a reader could ask for (as evaluate_captions' keyword prompts)."""
+    items = [(slug, boxes) for slug, caps in held_out.items() if model.knows(slug) for boxes in caps]
+    prompts: list[KeywordPrompt] = []
+    for slug, boxes in rng.sample(items, len(items)):
+        pool = [k for k in extract_keywords(caption_text(boxes)) if " " not in k and readers_may_ask(k)]
+        if pool:
+            prompts.append((slug, boxes, rng.sample(pool, min(len(pool), rng.randint(1, 3)))))
+        if len(prompts) == count:
+            break
+    return prompts
+
+
+def build_keyword_set(
+    model: CaptionModel,
+    held_out: dict[str, list[Caption]],
+    seed: int,
+    per_source: int = 60,
+    settings: SamplingSettings | None = None,
+) -> tuple[list[BlindItem], dict[str, str]]:
+    """Held-out human captions with 1-3 of their own keywords, and one product caption per
+    prompt written for the same template, box count and keywords (``CaptionModel.write`` at
+    the product's settings, as a reader's make-a-meme request asks), shuffled; and the key.
+    A prompt whose every candidate the filters refused has no product row."""
+    rng = random.Random(seed)
+    prompts = keyword_prompts(held_out, model, per_source, rng)
+    requests = [CaptionRequest(slug, len(boxes), keywords, n=1) for slug, boxes, keywords in prompts]
+    written = model.write(requests, settings or SamplingSettings(), rng_seed=seed)
+    rows = [(slug, boxes, tuple(keywords), "human") for slug, boxes, keywords in prompts]
+    rows += [(prompts[c.request_index][0], c.boxes, tuple(c.keywords), "product") for c in written]
+    return shuffled(rows, seed, rng)
 
 
 def format_references(
@@ -118,21 +186,26 @@ def format_references(
     ]
 
 
-def blind_sheet(items: Sequence[BlindItem]) -> str:
-    """The CSV a rater fills in: id, template, caption, and one empty column per question."""
+def blind_sheet(items: Sequence[BlindItem], questions: Sequence[str] = QUESTIONS) -> str:
+    """The CSV a rater fills in: id, template, (keywords,) caption, and one empty column per
+    question. Keywords are joined with ", "."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["id", "template", "caption", *QUESTIONS])
+    with_keywords = any(item.keywords for item in items)
+    writer.writerow(["id", "template", *(["keywords"] if with_keywords else []), "caption", *questions])
     for item in items:
-        writer.writerow([item.item_id, item.template, caption_text(item.boxes), *[""] * len(QUESTIONS)])
+        asked = [", ".join(item.keywords)] if with_keywords else []
+        writer.writerow(
+            [item.item_id, item.template, *asked, caption_text(item.boxes), *[""] * len(questions)]
+        )
     return out.getvalue()
 
 
-def read_ratings(sheet: str) -> dict[str, dict[str, int]]:
+def read_ratings(sheet: str, questions: Sequence[str] = QUESTIONS) -> dict[str, dict[str, int]]:
     """Ratings per item id from a filled-in sheet; every answer must be 0 or 1."""
     ratings: dict[str, dict[str, int]] = {}
     for line, row in enumerate(csv.DictReader(io.StringIO(sheet)), start=2):
-        answers = {q: (row.get(q) or "").strip() for q in QUESTIONS}
+        answers = {q: (row.get(q) or "").strip() for q in questions}
         bad = [q for q, a in answers.items() if a not in ("0", "1")]
         if bad:
             raise ValueError(f"line {line} ({row.get('id')}): {', '.join(bad)} must be 0 or 1")
@@ -150,16 +223,21 @@ def wilson(successes: int, total: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def unblind(ratings: dict[str, dict[str, int]], key: dict[str, str]) -> dict[str, dict[str, Rate]]:
-    """Per source and question: count, total, rate and Wilson interval; also coherent and in format."""
+def unblind(
+    ratings: dict[str, dict[str, int]], key: dict[str, str], questions: Sequence[str] = QUESTIONS
+) -> dict[str, dict[str, Rate]]:
+    """Per source and question: count, total, rate and Wilson interval; also the pairs of
+    questions in BOTH that the set asks."""
     missing = sorted(set(key) - set(ratings))
     if missing:
         raise ValueError(f"{len(missing)} items have no rating, e.g. {missing[0]}")
     report: dict[str, dict[str, Rate]] = {}
     for source in SOURCES:
         rows = [ratings[i] for i, s in key.items() if s == source]
-        answers = {q: [r[q] for r in rows] for q in QUESTIONS}
-        answers["coherent_and_in_format"] = [r["coherent"] * r["in_format"] for r in rows]
+        answers = {q: [r[q] for r in rows] for q in questions}
+        for name, (a, b) in BOTH.items():
+            if a in questions and b in questions:
+                answers[name] = [r[a] * r[b] for r in rows]
         report[source] = {
             q: {
                 "yes": sum(a),

@@ -12,7 +12,8 @@ apart well enough to matter. Each candidate gets a cost (lower is better):
 
 Likelihood alone prefers short, repetitive captions, which the repeat cost offsets. The keyword
 costs choose, among captions that are otherwise alike, the one that works its keywords into a
-sentence (the sampler's keyword boost alone left a bare keyword as a box in a third of them).
+sentence (the keyword boost alone left a bare keyword as a box in a third of them, until the
+sampler held a box that opens with a keyword open past it).
 
 A job shows many captions of one template, and the likeliest are alike ("aaaand it's gone"):
 ``choose_varied`` takes them cheapest first, each also paying OVERLAP_COST for the share of its

@@ -194,9 +194,9 @@ def sample_boxes(
     steps = min(settings.max_new_tokens, gpt.config.n_positions - input_ids.size(1))
     tokens = torch.full((len(rows), max(steps, 0)), ids.pad, dtype=torch.long, device=device)  # (B, steps)
     finished = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,)
-    boost = KeywordBoost(model, rows)
+    boost = KeywordBoost(model, rows, hold_open=not settings.bare_keyword_boxes)
     opening = Openings(rows)
-    bonus = boost.bonus(settings.keyword_boost)  # (2, B, V) or None
+    bonus = boost.bonus(settings.keyword_boost, settings.keyword_start_share)  # (2, B, V) or None
     used = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,) a keyword was started
     guided = settings.template_guidance != 1 and any(r.prompt[0] != ids.generic for r in rows)
     out = gpt(
@@ -214,10 +214,11 @@ def sample_boxes(
             nudge = torch.where(at_start[:, None], bonus[1, live.rows], bonus[0, live.rows])  # (b, V)
             logits += nudge * (~used[live.rows]).unsqueeze(1)
             boost.end_words(logits, live.rows)
+            boost.keep_boxes_open(logits, live.rows, ids)
         nxt = pick_tokens(logits, settings, generator)  # (b,)
         if bonus is not None:
-            nxt = boost.complete(nxt, live.rows, used, at_start)
-            used[live.rows] |= nudge.gather(1, nxt[:, None]).squeeze(1) > 0
+            nxt, started = boost.complete(nxt, live.rows, used, at_start)
+            used[live.rows] |= started
         nxt = opening.force(nxt, live.rows)
         tokens[live.rows, t] = nxt  # an ended row's later tokens come after its end token: ignored
         finished[live.rows[live.advance(nxt, ids)]] = True
@@ -277,9 +278,14 @@ class KeywordBoost:
     """Helps rows use their keywords: a logit bonus on each keyword's first token until one is
     started, then the rest of that keyword's tokens, so a started keyword is finished whole
     ("qu" + "antum", not "qu" + "ise"). Mid-box the bonus goes to the spelling with a leading
-    space, at a box's start to the bare one, so a keyword never glues onto the previous word."""
+    space, at a box's start to the bare one, so a keyword never glues onto the previous word.
 
-    def __init__(self, model: LoadedModel, rows: list[Row]) -> None:
+    With ``hold_open``, a box that opens with a keyword (boosted, or the model's own once one is
+    used) may not end until a word follows it: the boost made the keyword open a box where the
+    model had nothing to say with it, and the model then closed the box on the bare word
+    ("coffee | coffee to my coffee")."""
+
+    def __init__(self, model: LoadedModel, rows: list[Row], hold_open: bool = True) -> None:
         self.vocab, self.device = len(model.tokenizer), model.device
         # per row, per position (0 = mid-box, 1 = box start): token ids of each keyword spelling
         self.spellings: list[tuple[list[list[int]], list[list[int]]]] = []
@@ -289,38 +295,69 @@ class KeywordBoost:
             self.spellings.append((mid, start))
         self.pending: dict[int, list[int]] = {}  # row -> tokens still to force
         self.ended: set[int] = set()  # rows whose keyword just ended: the next token must not extend it
+        self.hold_open = hold_open
+        self.alone: set[int] = set()  # rows whose box holds only a keyword (and punctuation) so far
         vocab = model.tokenizer.convert_ids_to_tokens(list(range(self.vocab)))
         # Byte-level BPE: a token that starts a new word begins with "Ġ" (a space) or punctuation.
         self.extends_word = torch.tensor([t[:1].isalnum() for t in vocab], device=self.device)  # (V,)
+        self.has_word = [any(c.isalnum() for c in t) for t in vocab]  # (V,) not punctuation alone
 
-    def bonus(self, nats: float) -> torch.Tensor | None:
-        """(2, B, V) bonus on first tokens (mid-box, box start), or None when off or no keywords."""
+    def bonus(self, nats: float, start_share: float = 1.0) -> torch.Tensor | None:
+        """(2, B, V) bonus on first tokens (mid-box, box start: ``start_share`` of ``nats``),
+        or None when off or no keywords."""
         if nats <= 0 or not any(mid for mid, _ in self.spellings):
             return None
         out = torch.zeros((2, len(self.spellings), self.vocab), device=self.device)
         for i, pair in enumerate(self.spellings):
             for position, spellings in enumerate(pair):
-                out[position, i, [ids[0] for ids in spellings]] = nats
+                out[position, i, [ids[0] for ids in spellings]] = nats * (start_share if position else 1.0)
         return out
 
     def complete(
         self, nxt: torch.Tensor, rows: torch.Tensor, used: torch.Tensor, at_start: torch.Tensor
-    ) -> torch.Tensor:
-        """(b,) next tokens, with the rest of a just-started keyword forced in place of samples."""
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(b,) next tokens, with the rest of a just-started keyword forced in place of samples,
+        and (b,) whether each row started a keyword with this token."""
         tokens, originals, done, starts = nxt.tolist(), rows.tolist(), used[rows].tolist(), at_start.tolist()
+        started = [False] * len(tokens)
         for i, (token, row) in enumerate(zip(tokens, originals, strict=True)):
             if self.pending.get(row):
                 tokens[i] = self.pending[row].pop(0)
                 if not self.pending[row]:
                     self.ended.add(row)
-            elif not done[i]:
-                spellings = self.spellings[row][int(starts[i])]
-                rest: list[int] | None = next((ids[1:] for ids in spellings if ids[0] == token), None)
-                if rest is not None:
-                    self.pending[row] = list(rest)
-                    if not rest:
-                        self.ended.add(row)
-        return torch.tensor(tokens, dtype=nxt.dtype, device=nxt.device)
+                continue
+            if row in self.alone and self.has_word[token]:
+                self.alone.discard(row)  # a word after the keyword: the box may end from here
+            spellings = self.watched(row, done[i], starts[i])
+            rest: list[int] | None = next((ids[1:] for ids in spellings if ids[0] == token), None)
+            if rest is not None:
+                started[i] = True
+                self.pending[row] = list(rest)
+                if not rest:
+                    self.ended.add(row)
+                if starts[i] and self.hold_open:
+                    self.alone.add(row)
+        return (
+            torch.tensor(tokens, dtype=nxt.dtype, device=nxt.device),
+            torch.tensor(started, dtype=torch.bool, device=nxt.device),
+        )
+
+    def watched(self, row: int, used: bool, at_start: bool) -> list[list[int]]:
+        """The keyword spellings whose first token starts a keyword for this row now: until one
+        is used, the spellings for the position; when boxes are held open, also any spelling
+        that opens a box, since the model opens boxes with " coffee" too (drawn as "coffee")."""
+        mid, start = self.spellings[row]
+        if self.hold_open and at_start:
+            return start + mid
+        return [] if used else (start if at_start else mid)
+
+    def keep_boxes_open(self, logits: torch.Tensor, rows: torch.Tensor, ids: SpecialIds) -> None:
+        """Forbid the box and end tokens to rows whose box holds only their keyword so far."""
+        if not self.alone:
+            return
+        for i, row in enumerate(rows.tolist()):
+            if row in self.alone and not self.pending.get(row):
+                logits[i, [ids.box, ids.eos]] = float("-inf")
 
     def end_words(self, logits: torch.Tensor, rows: torch.Tensor) -> None:
         """After a keyword, forbid tokens that would run on into it ("wait" + "bairs")."""

@@ -34,6 +34,17 @@ class Command(BaseCommand):
         )
         parser.add_argument("--temperature", type=float, default=None, help="override the sampler's default")
         parser.add_argument(
+            "--keyword-start-share",
+            type=float,
+            default=None,
+            help="override the share of the keyword boost given at a box's start",
+        )
+        parser.add_argument(
+            "--bare-keyword-boxes",
+            action="store_true",
+            help="let a keyword that opens a box also close it (the sampler before boxes were held open)",
+        )
+        parser.add_argument(
             "--candidates",
             type=int,
             default=None,
@@ -57,9 +68,11 @@ class Command(BaseCommand):
         model_dir = Path(opts["model"] or settings.CAPTION_MODEL_DIR)
         overrides = {
             name: opts[name]
-            for name in ("keyword_boost", "template_guidance", "temperature")
+            for name in ("keyword_boost", "template_guidance", "temperature", "keyword_start_share")
             if opts[name] is not None
         }
+        if opts["bare_keyword_boxes"]:
+            overrides["bare_keyword_boxes"] = True
         overrides["candidates"] = opts["candidates"] or settings.CAPTION_CANDIDATES
         try:
             sampling = SamplingSettings(**overrides)

@@ -1,6 +1,7 @@
 """Blind judgement of the product's captions against human ones (docs/captions.md, "Judged blind").
 
 python manage.py judge_captions build --data runs/data --out docs/judgements/NAME --seed 7
+python manage.py judge_captions build --keywords --out docs/judgements/NAME-keywords --seed 8
 (a rater fills in docs/judgements/NAME/sheet.csv as ratings.csv, by the rules in the docs)
 python manage.py judge_captions report --out docs/judgements/NAME
 python manage.py judge_captions discriminate --data runs/data -n 2000
@@ -32,7 +33,14 @@ class Command(BaseCommand):
         parser.add_argument("--out", default="", help="the judgement's folder (build, report)")
         parser.add_argument("--seed", type=int, default=None, help="fresh each judgement (build)")
         parser.add_argument("--templates", type=int, default=12)
-        parser.add_argument("--per-source", type=int, default=6)
+        parser.add_argument(
+            "--per-source", type=int, default=None, help="default 6 a template, 60 with --keywords"
+        )
+        parser.add_argument(
+            "--keywords",
+            action="store_true",
+            help="build the keyword set: captions asked for 1-3 keywords, rated on using them (build)",
+        )
         parser.add_argument("-n", type=int, default=2000, help="captions per source (discriminate)")
         parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
         parser.add_argument("--temperature", type=float, default=SamplingSettings.temperature)
@@ -51,26 +59,45 @@ class Command(BaseCommand):
         return load_caption_model(Path(opts["model"] or settings.CAPTION_MODEL_DIR))
 
     def build(self, opts: dict[str, Any]) -> None:
-        from generation.captions.judgement import blind_sheet, build_blind_set, format_references
+        from generation.captions.judgement import (
+            KEYWORD_QUESTIONS,
+            QUESTIONS,
+            blind_sheet,
+            build_blind_set,
+            build_keyword_set,
+            format_references,
+        )
 
         out, seed = Path(opts["out"]), opts["seed"] if opts["seed"] is not None else random.randrange(10**6)
         model = self.model(opts)
         held_out, training = read_split(opts["data"], "val"), read_split(opts["data"], "train")
         sampling = product_settings(opts)
-        items, key = build_blind_set(model, held_out, seed, opts["templates"], opts["per_source"], sampling)
+        questions: tuple[str, ...] = KEYWORD_QUESTIONS
+        if opts["keywords"]:
+            items, key = build_keyword_set(model, held_out, seed, opts["per_source"] or 60, sampling)
+        else:
+            questions = QUESTIONS
+            per_template = opts["per_source"] or 6
+            items, key = build_blind_set(model, held_out, seed, opts["templates"], per_template, sampling)
         templates = sorted({item.template for item in items})
         out.mkdir(parents=True, exist_ok=True)
-        (out / "sheet.csv").write_text(blind_sheet(items), encoding="utf-8")
+        (out / "sheet.csv").write_text(blind_sheet(items, questions), encoding="utf-8")
         references = format_references(training, templates, seed)
         (out / "formats.md").write_text(formats_page(references), encoding="utf-8")
         key_path = KEY_DIR / f"{out.name}.json"
         key_path.parent.mkdir(parents=True, exist_ok=True)
-        saved = {"seed": seed, "model": model.version, "sampling": sampling.to_dict(), "key": key}
+        saved = {
+            "seed": seed,
+            "model": model.version,
+            "sampling": sampling.to_dict(),
+            "questions": list(questions),
+            "key": key,
+        }
         key_path.write_text(json.dumps(saved, indent=1))
         self.stdout.write(f"{len(items)} captions in {out / 'sheet.csv'}; key apart in {key_path}")
 
     def report(self, opts: dict[str, Any]) -> None:
-        from generation.captions.judgement import read_ratings, unblind
+        from generation.captions.judgement import QUESTIONS, read_ratings, unblind
 
         out = Path(opts["out"])
         key_path = KEY_DIR / f"{out.name}.json"
@@ -78,8 +105,10 @@ class Command(BaseCommand):
         if not ratings_path.is_file() or not key_path.is_file():
             raise CommandError(f"need {ratings_path} (the rater's sheet) and {key_path} (the key)")
         saved = json.loads(key_path.read_text())
+        questions = saved.get("questions", QUESTIONS)  # keys written before keyword sets have none
         try:
-            report = unblind(read_ratings(ratings_path.read_text(encoding="utf-8")), saved["key"])
+            ratings = read_ratings(ratings_path.read_text(encoding="utf-8"), questions)
+            report = unblind(ratings, saved["key"], questions)
         except ValueError as error:
             raise CommandError(str(error)) from None
         (out / "key.json").write_text(json.dumps(saved, indent=1))

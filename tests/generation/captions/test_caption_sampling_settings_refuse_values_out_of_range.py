@@ -29,6 +29,8 @@ def test_the_defaults_are_in_range() -> None:
         ("max_new_tokens", 0, "max_new_tokens must be at least 1, not 0"),
         ("keyword_boost", -2.0, "keyword_boost must be 0 (off) or more, not -2.0"),
         ("keyword_boost", math.inf, "keyword_boost must be a finite number, not inf"),
+        ("keyword_start_share", 1.5, "keyword_start_share must be between 0 and 1, not 1.5"),
+        ("keyword_start_share", -0.1, "keyword_start_share must be between 0 and 1, not -0.1"),
         ("template_guidance", -1.0, "template_guidance must be 0 or more (1 = off), not -1.0"),
         ("guided_tokens", -3, "guided_tokens must be 0 or more, not -3"),
         ("max_attempts", 0, "max_attempts must be at least 1, not 0"),
