@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -13,7 +14,8 @@ from django.test import Client
 from django.utils import timezone
 from PIL import Image, ImageDraw
 
-from feed.models import Meme, hot_of, rating_of
+from feed import ranking
+from feed.models import Meme, Sort, hot_of, rating_of
 from generation.models import GenerationJob, Template
 
 PASSWORD_HASH = "!"  # unusable: these readers only react through the model
@@ -50,6 +52,14 @@ def scored_memes(
             )
         )
     return Meme.objects.bulk_create(memes)
+
+
+def extended_session(sort: Sort, reader: User, extensions: int) -> ranking.FeedState:
+    """A new feed session of ``sort`` for ``reader``, extended ``extensions`` times."""
+    state = ranking.start_session(sort, None)
+    for _ in range(extensions):
+        state = replace(state, end=ranking.extend(state, reader.pk))
+    return state
 
 
 def readers(count: int, prefix: str = "reader") -> list[User]:

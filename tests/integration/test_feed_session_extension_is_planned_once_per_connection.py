@@ -7,8 +7,6 @@ every extension."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
@@ -16,7 +14,7 @@ from django.db import connection
 from feed import ranking
 from feed.models import SORTS, Sort
 from tests.conftest import make_template
-from tests.feed_data import bulk_memes
+from tests.feed_data import bulk_memes, extended_session
 
 pytestmark = pytest.mark.integration
 
@@ -29,9 +27,7 @@ def test_the_candidates_statement_runs_on_a_generic_plan(transactional_db: None,
         pytest.skip("prepared statements are off (DATABASE_PREPARED_STATEMENTS=false)")
     bulk_memes(make_template("long"), 3000)
     reader = User.objects.create_user("alice")
-    state = ranking.start_session(sort, None)
-    for _ in range(12):
-        state = replace(state, end=ranking.extend(state, reader.pk))
+    state = extended_session(sort, reader, 12)
     select, _ = ranking.candidates_statement(state, reader.pk, unseen=True)
     with connection.cursor() as cursor:
         cursor.execute(

@@ -6,8 +6,6 @@ cost of the first)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection, transaction
@@ -15,7 +13,7 @@ from django.db import connection, transaction
 from feed import ranking
 from feed.models import SORTS, Sort
 from tests.conftest import make_template
-from tests.feed_data import bulk_memes
+from tests.feed_data import bulk_memes, extended_session
 
 pytestmark = pytest.mark.integration
 
@@ -26,9 +24,7 @@ def test_the_extension_plan_hashes_the_held_memes(transactional_db: None, sort: 
         pytest.skip("the integration run sets DATABASE_URL to PostgreSQL")
     bulk_memes(make_template("long"), 800)
     reader = User.objects.create_user("alice")
-    state = ranking.start_session(sort, None)
-    for _ in range(5):
-        state = replace(state, end=ranking.extend(state, reader.pk))
+    state = extended_session(sort, reader, 5)
     select, values = ranking.candidates_statement(state, reader.pk, unseen=True)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("EXPLAIN " + select.sql, select.bind(values))
