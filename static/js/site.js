@@ -8,14 +8,23 @@ import { toast } from "./toast.js";
 
 // A meme's lighter copy that fails to load (lost, or not made yet) gives way to
 // the meme's own image: without its <source> a <picture> shows its <img>'s src.
+function giveWayToTheImage(image) {
+  const frame = image.parentElement;
+  if (frame && frame.tagName === "PICTURE") frame.querySelectorAll("source").forEach((source) => source.remove());
+}
+
 document.addEventListener(
   "error",
   (event) => {
-    const frame = event.target instanceof HTMLImageElement ? event.target.parentElement : null;
-    if (frame && frame.tagName === "PICTURE") frame.querySelectorAll("source").forEach((source) => source.remove());
+    if (event.target instanceof HTMLImageElement) giveWayToTheImage(event.target);
   },
   true, // error events do not bubble; the page's own listener sees them on the way down
 );
+// Modules run once the page is parsed: a copy that failed before then sent its
+// error to no one, so the pictures already broken give way now.
+document.querySelectorAll("picture img").forEach((image) => {
+  if (image.complete && image.naturalWidth === 0) giveWayToTheImage(image);
+});
 
 function settingsMenu(menu) {
   const status = document.getElementById("settings-status");

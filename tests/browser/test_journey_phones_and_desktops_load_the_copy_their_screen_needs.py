@@ -7,6 +7,7 @@ image."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +103,20 @@ def test_a_copy_that_cannot_be_loaded_gives_way_to_the_image(
     page.goto(f"{live_server.url}/m/{memes_with_copies[0].pk}/")
     assert loaded_sources(page, ".meme-page img")[0].endswith(str(memes_with_copies[0].image.name))
     page.context.close()
+
+
+def test_a_copy_that_failed_before_the_page_script_ran_still_gives_way(
+    chromium: Any, live_server: Any, memes_with_copies: list[Meme], media_in_tmp: Path
+) -> None:
+    for meme in memes_with_copies:
+        (media_in_tmp / variant_name(str(meme.image.name), 600)).unlink()
+    page = open_page(chromium, live_server.url, "desktop", "/")
+    page.route("**/js/site*.js", hold_back)  # a slow phone: the copies fail before the script arrives
+    page.goto(f"{live_server.url}/m/{memes_with_copies[0].pk}/")
+    assert loaded_sources(page, ".meme-page img")[0].endswith(str(memes_with_copies[0].image.name))
+    page.context.close()
+
+
+def hold_back(route: Any) -> None:
+    time.sleep(1.5)
+    route.continue_()
