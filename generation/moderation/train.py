@@ -127,7 +127,7 @@ def ordinary_real_captions(memes_dir: Path, count: int, seed: int) -> list[str]:
     for text in pool:
         if len(drawn) == count:
             break
-        if refused_word(read_tokens(plain_form(text))) is None:
+        if passes_word_list(text):
             drawn.append(text)
     return drawn
 

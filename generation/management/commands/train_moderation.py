@@ -1,4 +1,4 @@
-"""python manage.py train_moderation --imgflip PATH/imgflip575k/memes [--c 4.0] [--threshold 0.5]:
+"""python manage.py train_moderation --imgflip PATH/imgflip575k/memes [--c 4.0] [--threshold 0.6]:
 refit the meaning classifier from generation/moderation/training/ and real ImgFlip575K captions,
 and write generation/moderation/classifier.json."""
 
