@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -129,14 +129,22 @@ def distinct_n(texts: Sequence[str], n: int) -> float:
 
 def keyword_prompts(items: Sequence[Item], count: int, rng: random.Random) -> list[Prompt]:
     """(slug, box count, 1-3 keywords taken from a held-out caption) for captions that have keywords."""
-    prompts = []
+    return [(slug, len(boxes), keywords) for slug, boxes, keywords in keyword_draws(items, count, rng)]
+
+
+def keyword_draws(
+    items: Sequence[Item], count: int, rng: random.Random, allowed: Callable[[str], bool] = lambda _: True
+) -> list[tuple[str, list[str], list[str]]]:
+    """``count`` captions drawn at random, each with 1-3 of its own one-word keywords that
+    ``allowed`` takes; captions with none are passed over."""
+    drawn: list[tuple[str, list[str], list[str]]] = []  # (slug, boxes, keywords)
     for slug, boxes in rng.sample(list(items), len(items)):
-        pool = [k for k in extract_keywords(caption_text(boxes)) if " " not in k]
+        pool = [k for k in extract_keywords(caption_text(boxes)) if " " not in k and allowed(k)]
         if pool:
-            prompts.append((slug, len(boxes), rng.sample(pool, min(len(pool), rng.randint(1, 3)))))
-        if len(prompts) == count:
+            drawn.append((slug, boxes, rng.sample(pool, min(len(pool), rng.randint(1, 3)))))
+        if len(drawn) == count:
             break
-    return prompts
+    return drawn
 
 
 def fidelity_ratio(items: Sequence[Item], samples: Sequence[Item], seed: int) -> float:

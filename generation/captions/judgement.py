@@ -35,7 +35,8 @@ from typing import TypedDict
 from generation.captions.config import SamplingSettings
 from generation.captions.data import Caption, caption_text
 from generation.captions.errors import KeywordError
-from generation.captions.keywords import clean_keywords, extract_keywords
+from generation.captions.evaluate import keyword_draws
+from generation.captions.keywords import clean_keywords
 from generation.captions.model import CaptionModel
 from generation.captions.types import CaptionRequest
 
@@ -145,14 +146,7 @@ def keyword_prompts(
     """``count`` held-out captions of known templates, each with 1-3 of its one-word keywords
     that a reader could ask for (as evaluate_captions' keyword prompts)."""
     items = [(slug, boxes) for slug, caps in held_out.items() if model.knows(slug) for boxes in caps]
-    prompts: list[KeywordPrompt] = []
-    for slug, boxes in rng.sample(items, len(items)):
-        pool = [k for k in extract_keywords(caption_text(boxes)) if " " not in k and readers_may_ask(k)]
-        if pool:
-            prompts.append((slug, boxes, rng.sample(pool, min(len(pool), rng.randint(1, 3)))))
-        if len(prompts) == count:
-            break
-    return prompts
+    return keyword_draws(items, count, rng, readers_may_ask)
 
 
 def build_keyword_set(
