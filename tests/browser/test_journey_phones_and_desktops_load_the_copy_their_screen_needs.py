@@ -62,6 +62,12 @@ def open_page(chromium: Any, base: str, screen: str, path: str, sign_in: bool = 
     return page
 
 
+def lose_the_600w_copies(memes: list[Meme], media: Path) -> None:
+    """Delete the copy a desktop loads, as a lost file would be."""
+    for meme in memes:
+        (media / variant_name(str(meme.image.name), 600)).unlink()
+
+
 def loaded_sources(page: Any, selector: str) -> list[str]:
     page.wait_for_selector(selector)
     page.wait_for_function(LOADED, arg=selector)
@@ -94,8 +100,7 @@ def test_the_landing_page_loads_the_small_copy_on_a_desktop(
 def test_a_copy_that_cannot_be_loaded_gives_way_to_the_image(
     chromium: Any, live_server: Any, memes_with_copies: list[Meme], media_in_tmp: Path
 ) -> None:
-    for meme in memes_with_copies:
-        (media_in_tmp / variant_name(str(meme.image.name), 600)).unlink()
+    lose_the_600w_copies(memes_with_copies, media_in_tmp)
     page = open_page(chromium, live_server.url, "desktop", "/")
     sources = loaded_sources(page, ".card img")
     assert sources and all(source.endswith(".jpg") for source in sources), sources
@@ -108,8 +113,7 @@ def test_a_copy_that_cannot_be_loaded_gives_way_to_the_image(
 def test_a_copy_that_failed_before_the_page_script_ran_still_gives_way(
     chromium: Any, live_server: Any, memes_with_copies: list[Meme], media_in_tmp: Path
 ) -> None:
-    for meme in memes_with_copies:
-        (media_in_tmp / variant_name(str(meme.image.name), 600)).unlink()
+    lose_the_600w_copies(memes_with_copies, media_in_tmp)
     page = open_page(chromium, live_server.url, "desktop", "/")
     page.route("**/js/site*.js", hold_back)  # a slow phone: the copies fail before the script arrives
     page.goto(f"{live_server.url}/m/{memes_with_copies[0].pk}/")
