@@ -141,16 +141,15 @@ def passes_word_list(text: str) -> bool:
     return refused_word(read_tokens(plain_form(text))) is None
 
 
-def training_set(settings: TrainSettings, memes_dir: Path | None) -> TrainingSet:
+def training_set(settings: TrainSettings, memes_dir: Path) -> TrainingSet:
     """Every training text with its label and weight; ``memes_dir`` (ImgFlip575K's ``memes/``)
-    adds ``settings.real_captions`` real captions as ordinary."""
+    gives ``settings.real_captions`` real captions labelled ordinary."""
     rng = random.Random(settings.seed)
     hateful = filled(read_lines("hateful.txt"), settings.fills, rng)
     ordinary = filled(read_lines("ordinary.txt"), settings.fills, rng)
     for name in ORDINARY_FILES:
         ordinary += read_lines(name)
-    if memes_dir is not None:
-        ordinary += ordinary_real_captions(memes_dir, settings.real_captions, settings.seed)
+    ordinary += ordinary_real_captions(memes_dir, settings.real_captions, settings.seed)
     written_refuse = [t for t in read_lines(WRITTEN_REFUSE) if passes_word_list(t)]
     written_ordinary = [t for t in read_lines(WRITTEN_ORDINARY) if passes_word_list(t)]
     texts = hateful + ordinary + written_refuse + written_ordinary
@@ -162,7 +161,7 @@ def training_set(settings: TrainSettings, memes_dir: Path | None) -> TrainingSet
     return TrainingSet(texts, labels, weights)
 
 
-def train(settings: TrainSettings, memes_dir: Path | None) -> Classifier:
+def train(settings: TrainSettings, memes_dir: Path) -> Classifier:
     from sklearn.feature_extraction import DictVectorizer
     from sklearn.linear_model import LogisticRegression
 
