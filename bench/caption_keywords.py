@@ -32,11 +32,11 @@ os.environ.setdefault(
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generation.captions import CaptionRequest, SamplingSettings
-from generation.captions.data import Caption, caption_text, load_memes, normalize_caption
+from generation.captions.data import WORD, Caption, caption_text, load_memes, normalize_caption
 from generation.captions.judgement import keyword_prompts
 from generation.captions.keywords import keyword_form, uses_keyword
 from generation.captions.model import load_caption_model
-from generation.captions.rerank import WORD, is_bare_keyword
+from generation.captions.rerank import is_bare_keyword
 
 
 def figures(captions: list[tuple[Caption, list[str]]]) -> dict[str, float]:

@@ -30,11 +30,10 @@ from typing import Any
 import torch
 
 from generation.captions.config import SamplingSettings
-from generation.captions.data import caption_text, is_validation, load_memes, normalize_caption
+from generation.captions.data import WORD, caption_text, is_validation, load_memes, normalize_caption
 from generation.captions.keywords import extract_keywords, uses_keyword
 from generation.captions.model import CaptionModel
 from generation.captions.prompt import encode_texts, prompt_ids
-from generation.captions.rerank import WORD
 from generation.captions.sample import sample_boxes
 from generation.captions.scoring import Item, nats_per_char
 from generation.captions.types import Caption as Written

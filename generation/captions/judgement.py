@@ -42,7 +42,7 @@ from generation.captions.types import CaptionRequest
 
 QUESTIONS = ("coherent", "in_format", "funny", "offensive")
 KEYWORD_QUESTIONS = ("used_sensibly", "coherent")
-SOURCES = ("product", "human")
+SOURCES = ("product", "versus", "human")  # "versus": other settings judged in the same sheet
 # Rates of two questions both answered yes, reported where a set asks both.
 BOTH = {
     "coherent_and_in_format": ("coherent", "in_format"),
@@ -103,15 +103,22 @@ def build_blind_set(
     templates: int = 12,
     per_source: int = 6,
     settings: SamplingSettings | None = None,
+    versus: SamplingSettings | None = None,
 ) -> tuple[list[BlindItem], dict[str, str]]:
-    """Shuffled items and their key (item id -> "product" or "human")."""
+    """Shuffled items and their key (item id -> "product", "human", or with ``versus`` settings
+    to compare in the same sheet, "versus" for captions written with those)."""
     rng = random.Random(seed)
     settings = settings or SamplingSettings()
     pairs: list[tuple[str, Caption, str]] = []
     for index, slug in enumerate(popular_templates(held_out, model, templates)):
         human = rng.sample(held_out[slug], min(per_source, len(held_out[slug])))
-        product = product_captions(model, slug, [len(c) for c in human], settings, seed + index)
+        counts = [len(c) for c in human]
+        product = product_captions(model, slug, counts, settings, seed + index)
         pairs += [(slug, c, "human") for c in human] + [(slug, c, "product") for c in product]
+        if versus is not None:
+            pairs += [
+                (slug, c, "versus") for c in product_captions(model, slug, counts, versus, seed + index)
+            ]
     return shuffled([(slug, boxes, (), source) for slug, boxes, source in pairs], seed, rng)
 
 
@@ -226,7 +233,7 @@ def unblind(
     if missing:
         raise ValueError(f"{len(missing)} items have no rating, e.g. {missing[0]}")
     report: dict[str, dict[str, Rate]] = {}
-    for source in SOURCES:
+    for source in [s for s in SOURCES if s in key.values()]:
         rows = [ratings[i] for i, s in key.items() if s == source]
         answers = {q: [r[q] for r in rows] for q in questions}
         for name, (a, b) in BOTH.items():

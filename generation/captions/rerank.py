@@ -9,6 +9,8 @@ apart well enough to matter. Each candidate gets a cost (lower is better):
   + REPEAT_COST for each content word said again ("aliens are aliens | aliens")
   + BARE_KEYWORD_COST for each box that is only a requested keyword ("coffee | coffee to my coffee")
   + UNUSED_KEYWORD_COST for each requested keyword the caption leaves out
+  + SamplingSettings.discriminator_weight times its log-odds of being the model's rather than a
+    person's (discriminator.py)
 
 Likelihood alone prefers short, repetitive captions, which the repeat cost offsets. The keyword
 costs choose, among captions that are otherwise alike, the one that works its keywords into a
@@ -23,7 +25,6 @@ setting are in docs/captions.md ("Judged blind").
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -32,7 +33,8 @@ from pathlib import Path
 
 from transformers import GPT2LMHeadModel, PreTrainedTokenizerBase
 
-from generation.captions.data import Caption
+from generation.captions.data import WORD, Caption
+from generation.captions.discriminator import Discriminator
 from generation.captions.keywords import keyword_form, uses_keyword
 from generation.captions.prompt import caption_chars
 from generation.captions.scoring import caption_nats
@@ -50,7 +52,6 @@ OVERLAP_COST = 0.5  # nats/char for a caption whose every word pair is already s
 REPEAT_COST = 0.25  # nats/char per content word said again
 BARE_KEYWORD_COST = 1.0  # nats/char per box that is just a keyword: people do it in 4% of captions
 UNUSED_KEYWORD_COST = 0.2  # nats/char per requested keyword left out: fitting ones win, all not forced
-WORD = re.compile(r"[a-z]+")
 # Words whose repetition is ordinary English, not a stuck model.
 FUNCTION_WORDS = frozenset(
     [
@@ -178,11 +179,17 @@ def caption_costs(
     tokenizer: PreTrainedTokenizerBase,
     candidates: Sequence[Candidate],
     known: Vocabulary,
+    discriminator: Discriminator | None = None,
+    discriminator_weight: float = 0.0,
 ) -> list[float]:
-    """Cost of each candidate; one batched forward pass over them all."""
+    """Cost of each candidate; one batched forward pass over them all. With a discriminator,
+    each also pays ``discriminator_weight`` times its log-odds of being the model's."""
     nats = caption_nats(model, tokenizer, [(slug, boxes) for slug, boxes, _ in candidates])
+    judge = discriminator or Discriminator()
     return [
-        n / caption_chars(boxes) + text_cost(boxes, known, keywords)
+        n / caption_chars(boxes)
+        + text_cost(boxes, known, keywords)
+        + (discriminator_weight * judge.model_logit(boxes) if discriminator_weight else 0.0)
         for n, (_, boxes, keywords) in zip(nats, candidates, strict=True)
     ]
 

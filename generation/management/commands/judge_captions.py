@@ -9,9 +9,11 @@ python manage.py judge_captions discriminate --data runs/data -n 2000
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from argparse import ArgumentParser
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,11 @@ from django.core.management.base import BaseCommand, CommandError
 from generation.captions.config import SamplingSettings
 from generation.captions.data import caption_text, load_memes, normalize_caption
 
+SETTING_PARSERS: dict[str, Callable[[str], Any]] = {
+    "float": float,
+    "int": int,
+    "bool": lambda text: text.lower() in ("1", "true", "yes"),
+}
 KEY_DIR = Path("runs/judgement-keys")  # kept away from the sheet until the ratings are in
 
 
@@ -45,6 +52,15 @@ class Command(BaseCommand):
         parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
         parser.add_argument("--temperature", type=float, default=SamplingSettings.temperature)
         parser.add_argument("--candidates", type=int, default=settings.CAPTION_CANDIDATES)
+        parser.add_argument(
+            "--discriminator-weight", type=float, default=SamplingSettings.discriminator_weight
+        )
+        parser.add_argument(
+            "--versus",
+            default="",
+            help="other sampling settings judged in the same sheet (build), e.g. "
+            "'temperature=0.8 discriminator_weight=0.2': their captions are the source 'versus'",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["action"] != "discriminate" and not opts["out"]:
@@ -72,13 +88,18 @@ class Command(BaseCommand):
         model = self.model(opts)
         held_out, training = read_split(opts["data"], "val"), read_split(opts["data"], "train")
         sampling = product_settings(opts)
+        versus = versus_settings(opts["versus"], sampling)
+        if versus and opts["keywords"]:
+            raise CommandError("--versus compares settings on the plain set, not with --keywords")
         questions: tuple[str, ...] = KEYWORD_QUESTIONS
         if opts["keywords"]:
             items, key = build_keyword_set(model, held_out, seed, opts["per_source"] or 60, sampling)
         else:
             questions = QUESTIONS
             per_template = opts["per_source"] or 6
-            items, key = build_blind_set(model, held_out, seed, opts["templates"], per_template, sampling)
+            items, key = build_blind_set(
+                model, held_out, seed, opts["templates"], per_template, sampling, versus
+            )
         templates = sorted({item.template for item in items})
         out.mkdir(parents=True, exist_ok=True)
         (out / "sheet.csv").write_text(blind_sheet(items, questions), encoding="utf-8")
@@ -90,6 +111,7 @@ class Command(BaseCommand):
             "seed": seed,
             "model": model.version,
             "sampling": sampling.to_dict(),
+            "versus": versus.to_dict() if versus else None,
             "questions": list(questions),
             "key": key,
         }
@@ -137,11 +159,38 @@ class Command(BaseCommand):
 
 
 def product_settings(opts: dict[str, Any]) -> SamplingSettings:
-    """The product's sampling settings, with the temperature and candidates asked for."""
+    """The product's sampling settings, with the temperature, candidates and discriminator
+    weight asked for."""
     try:
-        return SamplingSettings(temperature=opts["temperature"], candidates=opts["candidates"])
+        return SamplingSettings(
+            temperature=opts["temperature"],
+            candidates=opts["candidates"],
+            discriminator_weight=opts["discriminator_weight"],
+        )
     except ValueError as error:
         raise CommandError(str(error)) from None
+
+
+def versus_settings(text: str, base: SamplingSettings) -> SamplingSettings | None:
+    """``base`` with the ``name=value`` pairs of ``text`` (space- or comma-separated), or None."""
+    if not text.strip():
+        return None
+    types = {f.name: f.type for f in dataclasses.fields(SamplingSettings)}
+    changes: dict[str, Any] = {}
+    for pair in text.replace(",", " ").split():
+        name, _, value = pair.partition("=")
+        if name not in types or not value:
+            raise CommandError(
+                f"--versus: {pair!r} is not name=value of a sampling setting ({', '.join(types)})"
+            )
+        try:
+            changes[name] = SETTING_PARSERS[str(types[name])](value)
+        except ValueError:
+            raise CommandError(f"--versus: {value!r} is not a value for {name}") from None
+    try:
+        return dataclasses.replace(base, **changes)
+    except ValueError as error:
+        raise CommandError(f"--versus: {error}") from None
 
 
 def read_split(data: str, split: str) -> dict[str, list[list[str]]]:

@@ -1,0 +1,72 @@
+"""A blind set can hold captions written with other sampling settings ("versus") beside the
+product's and people's, so one rater judges both settings on the same templates and box counts."""
+
+from typing import Any
+
+import pytest
+from django.core.management.base import CommandError
+
+from generation.captions import Caption, CaptionRequest, SamplingSettings
+from generation.captions.judgement import build_blind_set, unblind
+from generation.management.commands.judge_captions import versus_settings
+
+
+class SettingsEcho:
+    """Writes each caption as the temperature it was asked at, so the key can be checked."""
+
+    def knows(self, slug: str) -> bool:
+        return True
+
+    def write(
+        self, requests: list[CaptionRequest], settings: SamplingSettings, rng_seed: Any = None
+    ) -> list[Caption]:
+        return [
+            Caption([f"t{settings.temperature}"] * r.box_count, [], "v", {}, i)
+            for i, r in enumerate(requests)
+            for _ in range(r.n)
+        ]
+
+
+HELD_OUT = {"Two-Buttons": [["a", "b", "c"], ["d", "e", "f"]], "Y-U-No": [["y u no", "reply"]] * 3}
+
+
+def test_the_versus_captions_share_the_templates_and_box_counts_of_the_others() -> None:
+    versus = SamplingSettings(temperature=0.5)
+    items, key = build_blind_set(SettingsEcho(), HELD_OUT, seed=3, per_source=2, versus=versus)  # type: ignore[arg-type]
+    by_source = {
+        s: sorted((i.template, len(i.boxes)) for i in items if key[i.item_id] == s) for s in set(key.values())
+    }
+    assert set(by_source) == {"product", "versus", "human"}
+    assert by_source["versus"] == by_source["product"] == by_source["human"]
+    assert {i.boxes[0] for i in items if key[i.item_id] == "versus"} == {"t0.5"}
+    assert {i.boxes[0] for i in items if key[i.item_id] == "product"} == {"t0.9"}
+
+
+def test_without_versus_settings_a_set_has_two_sources_and_so_does_its_report() -> None:
+    _, key = build_blind_set(SettingsEcho(), HELD_OUT, seed=3, per_source=2)  # type: ignore[arg-type]
+    assert set(key.values()) == {"product", "human"}
+    ratings = {i: {"coherent": 1, "in_format": 1, "funny": 0, "offensive": 0} for i in key}
+    assert set(unblind(ratings, key)) == {"product", "human"}
+
+
+def test_versus_settings_are_read_from_name_value_pairs() -> None:
+    base = SamplingSettings(candidates=4)
+    read = versus_settings("temperature=0.8, discriminator_weight=0.2 bare_keyword_boxes=true", base)
+    assert read == SamplingSettings(
+        candidates=4, temperature=0.8, discriminator_weight=0.2, bare_keyword_boxes=True
+    )
+    assert versus_settings("  ", base) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("warmth=2", "not name=value of a sampling setting"),
+        ("temperature", "not name=value of a sampling setting"),
+        ("candidates=four", "'four' is not a value for candidates"),
+        ("temperature=-1", "temperature must be above 0"),
+    ],
+)
+def test_bad_versus_settings_are_refused_with_the_reason(text: str, problem: str) -> None:
+    with pytest.raises(CommandError, match=problem):
+        versus_settings(text, SamplingSettings())
