@@ -110,9 +110,6 @@ class SamplingSettings:
     # first 8, 12 or 16 tokens scored as guiding whole captions (1.12, 1.18, 1.12 against
     # 1.14-1.21 over seeds, on the first-phase model), and the rest runs at the unguided speed.
     guided_tokens: int = 12
-    # Weight of the discriminator's log-odds that a candidate is the model's, not a person's, in
-    # its reranking cost (discriminator.py; 0 = off, as is a model without discriminator.json).
-    discriminator_weight: float = 0.0
     # Candidates drawn per caption shown; the likeliest (rerank.py) are kept. 1 = no choice.
     candidates: int = 4
     max_attempts: int = 4  # rounds of resampling for captions the filters reject
@@ -135,7 +132,6 @@ class SamplingSettings:
             ("keyword_start_share", 0 <= self.keyword_start_share <= 1, "between 0 and 1"),
             ("template_guidance", self.template_guidance >= 0, "0 or more (1 = off)"),
             ("guided_tokens", self.guided_tokens >= 0, "0 or more"),
-            ("discriminator_weight", self.discriminator_weight >= 0, "0 (off) or more"),
             ("candidates", self.candidates >= 1, "at least 1"),
             ("max_attempts", self.max_attempts >= 1, "at least 1"),
             ("oversample", self.oversample >= 1, "at least 1"),

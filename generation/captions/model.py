@@ -15,7 +15,6 @@ import torch
 from transformers import AutoTokenizer, GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerBase
 
 from generation.captions.config import CaptionConfig, SamplingSettings
-from generation.captions.discriminator import Discriminator
 from generation.captions.errors import CaptionModelMissing
 from generation.captions.filters import CaptionFilter
 from generation.captions.prompt import SpecialIds
@@ -101,7 +100,6 @@ class CaptionModel:
         caption_filter: CaptionFilter,
         device: torch.device | None = None,
         vocabulary: Vocabulary | None = None,
-        discriminator: Discriminator | None = None,
     ) -> None:
         self.model = model.eval()  # type: ignore[no-untyped-call]
         self.tokenizer = tokenizer
@@ -109,7 +107,6 @@ class CaptionModel:
         self.version = version
         self.filter = caption_filter
         self.vocabulary = vocabulary or Vocabulary()  # other words and word pairs cost in reranking
-        self.discriminator = discriminator or Discriminator()  # a model-like voice costs in reranking
         self.device = device or next(model.parameters()).device
 
     def knows(self, template_token: str) -> bool:
@@ -144,6 +141,4 @@ def load_caption_model(path: Path, device: str = "auto") -> CaptionModel:
     model.to(dev)  # type: ignore[arg-type]
     version = weights_version(path / "model.safetensors")
     caption_filter = CaptionFilter.from_model_dir(path)
-    return CaptionModel(
-        model, tokenizer, version, caption_filter, dev, Vocabulary.load(path), Discriminator.load(path)
-    )
+    return CaptionModel(model, tokenizer, version, caption_filter, dev, Vocabulary.load(path))

@@ -9,8 +9,6 @@ apart well enough to matter. Each candidate gets a cost (lower is better):
   + REPEAT_COST for each content word said again ("aliens are aliens | aliens")
   + BARE_KEYWORD_COST for each box that is only a requested keyword ("coffee | coffee to my coffee")
   + UNUSED_KEYWORD_COST for each requested keyword the caption leaves out
-  + SamplingSettings.discriminator_weight times its log-odds of being the model's rather than a
-    person's (discriminator.py)
 
 Likelihood alone prefers short, repetitive captions, which the repeat cost offsets. The keyword
 costs choose, among captions that are otherwise alike, the one that works its keywords into a
@@ -34,7 +32,6 @@ from pathlib import Path
 from transformers import GPT2LMHeadModel, PreTrainedTokenizerBase
 
 from generation.captions.data import WORD, Caption
-from generation.captions.discriminator import Discriminator
 from generation.captions.keywords import keyword_form, uses_keyword
 from generation.captions.prompt import caption_chars
 from generation.captions.scoring import caption_nats
@@ -179,17 +176,11 @@ def caption_costs(
     tokenizer: PreTrainedTokenizerBase,
     candidates: Sequence[Candidate],
     known: Vocabulary,
-    discriminator: Discriminator | None = None,
-    discriminator_weight: float = 0.0,
 ) -> list[float]:
-    """Cost of each candidate; one batched forward pass over them all. With a discriminator,
-    each also pays ``discriminator_weight`` times its log-odds of being the model's."""
+    """Cost of each candidate; one batched forward pass over them all."""
     nats = caption_nats(model, tokenizer, [(slug, boxes) for slug, boxes, _ in candidates])
-    judge = discriminator or Discriminator()
     return [
-        n / caption_chars(boxes)
-        + text_cost(boxes, known, keywords)
-        + (discriminator_weight * judge.model_logit(boxes) if discriminator_weight else 0.0)
+        n / caption_chars(boxes) + text_cost(boxes, known, keywords)
         for n, (_, boxes, keywords) in zip(nats, candidates, strict=True)
     ]
 

@@ -477,30 +477,18 @@ def write_captions(
                 continue
             if model.filter.reason(boxes) is None:
                 taken.append(Caption(boxes, row.keywords, model.version, sampling, row.request))
-    return best_of(model, checked, accepted, settings.discriminator_weight)
+    return best_of(model, checked, accepted)
 
 
 def best_of(
-    model: LoadedModel,
-    requests: list[CaptionRequest],
-    accepted: list[list[Caption]],
-    discriminator_weight: float = 0.0,
+    model: LoadedModel, requests: list[CaptionRequest], accepted: list[list[Caption]]
 ) -> list[Caption]:
     """Each request's n lowest-cost candidates (rerank.py), in request order."""
     if all(len(group) <= r.n for r, group in zip(requests, accepted, strict=True)):
         return [c for group in accepted for c in group]
     flat = [c for group in accepted for c in group]
     candidates = [(requests[c.request_index].template_key or "", c.boxes, c.keywords) for c in flat]
-    costs = iter(
-        caption_costs(
-            model.model,
-            model.tokenizer,
-            candidates,
-            model.vocabulary,
-            model.discriminator,
-            discriminator_weight,
-        )
-    )
+    costs = iter(caption_costs(model.model, model.tokenizer, candidates, model.vocabulary))
     shown: list[Caption] = []
     for r, group in zip(requests, accepted, strict=True):
         group_costs = [next(costs) for _ in group]

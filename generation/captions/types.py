@@ -19,7 +19,6 @@ if TYPE_CHECKING:  # types of the loaded model only; nothing here loads torch
     import torch
     from transformers import PreTrainedTokenizerBase
 
-    from generation.captions.discriminator import Discriminator
     from generation.captions.filters import CaptionFilter
     from generation.captions.prompt import SpecialIds
     from generation.captions.rerank import Vocabulary
@@ -75,7 +74,6 @@ class LoadedModel(Protocol):
     version: str
     filter: CaptionFilter
     vocabulary: Vocabulary  # the training words and word pairs: others cost in reranking
-    discriminator: Discriminator  # how much a caption reads like the model's: costs in reranking
     device: torch.device
 
     def knows(self, template_token: str) -> bool: ...

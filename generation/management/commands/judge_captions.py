@@ -53,13 +53,10 @@ class Command(BaseCommand):
         parser.add_argument("--temperature", type=float, default=SamplingSettings.temperature)
         parser.add_argument("--candidates", type=int, default=settings.CAPTION_CANDIDATES)
         parser.add_argument(
-            "--discriminator-weight", type=float, default=SamplingSettings.discriminator_weight
-        )
-        parser.add_argument(
             "--versus",
             default="",
             help="other sampling settings judged in the same sheet (build), e.g. "
-            "'temperature=0.8 discriminator_weight=0.2': their captions are the source 'versus'",
+            "'temperature=0.8 candidates=8': their captions are the source 'versus'",
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -159,14 +156,9 @@ class Command(BaseCommand):
 
 
 def product_settings(opts: dict[str, Any]) -> SamplingSettings:
-    """The product's sampling settings, with the temperature, candidates and discriminator
-    weight asked for."""
+    """The product's sampling settings, with the temperature and candidates asked for."""
     try:
-        return SamplingSettings(
-            temperature=opts["temperature"],
-            candidates=opts["candidates"],
-            discriminator_weight=opts["discriminator_weight"],
-        )
+        return SamplingSettings(temperature=opts["temperature"], candidates=opts["candidates"])
     except ValueError as error:
         raise CommandError(str(error)) from None
 

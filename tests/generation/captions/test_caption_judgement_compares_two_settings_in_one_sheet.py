@@ -51,10 +51,8 @@ def test_without_versus_settings_a_set_has_two_sources_and_so_does_its_report() 
 
 def test_versus_settings_are_read_from_name_value_pairs() -> None:
     base = SamplingSettings(candidates=4)
-    read = versus_settings("temperature=0.8, discriminator_weight=0.2 bare_keyword_boxes=true", base)
-    assert read == SamplingSettings(
-        candidates=4, temperature=0.8, discriminator_weight=0.2, bare_keyword_boxes=True
-    )
+    read = versus_settings("temperature=0.8, keyword_boost=2 bare_keyword_boxes=true", base)
+    assert read == SamplingSettings(candidates=4, temperature=0.8, keyword_boost=2.0, bare_keyword_boxes=True)
     assert versus_settings("  ", base) is None
 
 

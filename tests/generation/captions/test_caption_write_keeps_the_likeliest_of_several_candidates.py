@@ -42,7 +42,7 @@ def test_the_lowest_cost_candidates_are_shown(monkeypatch: pytest.MonkeyPatch) -
     model.filter = AcceptAll()  # type: ignore[assignment]
     seen: list[list[str]] = []
 
-    def shortest_first(gpt, tokenizer, candidates, known, *judge):
+    def shortest_first(gpt, tokenizer, candidates, known):
         seen.extend(boxes for _, boxes, _ in candidates)
         return [float(len(" ".join(boxes))) for _, boxes, _ in candidates]
 
