@@ -42,7 +42,7 @@ from generation.captions.types import CaptionRequest
 
 QUESTIONS = ("coherent", "in_format", "funny", "offensive")
 KEYWORD_QUESTIONS = ("used_sensibly", "coherent")
-SOURCES = ("product", "versus", "human")  # "versus": other settings judged in the same sheet
+SOURCES = ("product", "versus", "human")  # "versus": another model or settings in the same sheet
 # Rates of two questions both answered yes, reported where a set asks both.
 BOTH = {
     "coherent_and_in_format": ("coherent", "in_format"),
@@ -96,6 +96,14 @@ def product_captions(
     return [by_boxes[boxes].pop(0) for boxes in box_counts if by_boxes[boxes]]
 
 
+@dataclass(frozen=True)
+class Versus:
+    """Another model, other settings or both, judged in the same sheet as the product's."""
+
+    writer: CaptionModel
+    settings: SamplingSettings
+
+
 def build_blind_set(
     model: CaptionModel,
     held_out: dict[str, list[Caption]],
@@ -103,10 +111,10 @@ def build_blind_set(
     templates: int = 12,
     per_source: int = 6,
     settings: SamplingSettings | None = None,
-    versus: SamplingSettings | None = None,
+    versus: Versus | None = None,
 ) -> tuple[list[BlindItem], dict[str, str]]:
-    """Shuffled items and their key (item id -> "product", "human", or with ``versus`` settings
-    to compare in the same sheet, "versus" for captions written with those)."""
+    """Shuffled items and their key (item id -> "product", "human", or with ``versus`` to
+    compare in the same sheet, "versus" for the captions it writes)."""
     rng = random.Random(seed)
     settings = settings or SamplingSettings()
     pairs: list[tuple[str, Caption, str]] = []
@@ -116,9 +124,8 @@ def build_blind_set(
         product = product_captions(model, slug, counts, settings, seed + index)
         pairs += [(slug, c, "human") for c in human] + [(slug, c, "product") for c in product]
         if versus is not None:
-            pairs += [
-                (slug, c, "versus") for c in product_captions(model, slug, counts, versus, seed + index)
-            ]
+            other = product_captions(versus.writer, slug, counts, versus.settings, seed + index)
+            pairs += [(slug, c, "versus") for c in other]
     return shuffled([(slug, boxes, (), source) for slug, boxes, source in pairs], seed, rng)
 
 

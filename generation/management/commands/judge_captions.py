@@ -58,6 +58,11 @@ class Command(BaseCommand):
             help="other sampling settings judged in the same sheet (build), e.g. "
             "'temperature=0.8 candidates=8': their captions are the source 'versus'",
         )
+        parser.add_argument(
+            "--versus-model",
+            default=None,
+            help="another model directory judged in the same sheet (build), at the --versus settings",
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["action"] != "discriminate" and not opts["out"]:
@@ -75,27 +80,31 @@ class Command(BaseCommand):
         from generation.captions.judgement import (
             KEYWORD_QUESTIONS,
             QUESTIONS,
+            Versus,
             blind_sheet,
             build_blind_set,
             build_keyword_set,
             format_references,
         )
+        from generation.captions.model import load_caption_model
 
         out, seed = Path(opts["out"]), opts["seed"] if opts["seed"] is not None else random.randrange(10**6)
         model = self.model(opts)
         held_out, training = read_split(opts["data"], "val"), read_split(opts["data"], "train")
         sampling = product_settings(opts)
         versus = versus_settings(opts["versus"], sampling)
-        if versus and opts["keywords"]:
-            raise CommandError("--versus compares settings on the plain set, not with --keywords")
+        if (versus or opts["versus_model"]) and opts["keywords"]:
+            raise CommandError("--versus compares on the plain set, not with --keywords")
+        other = load_caption_model(Path(opts["versus_model"])) if opts["versus_model"] else None
         questions: tuple[str, ...] = KEYWORD_QUESTIONS
         if opts["keywords"]:
             items, key = build_keyword_set(model, held_out, seed, opts["per_source"] or 60, sampling)
         else:
             questions = QUESTIONS
             per_template = opts["per_source"] or 6
+            against = Versus(other or model, versus or sampling) if other or versus else None
             items, key = build_blind_set(
-                model, held_out, seed, opts["templates"], per_template, sampling, versus
+                model, held_out, seed, opts["templates"], per_template, sampling, against
             )
         templates = sorted({item.template for item in items})
         out.mkdir(parents=True, exist_ok=True)
@@ -109,6 +118,7 @@ class Command(BaseCommand):
             "model": model.version,
             "sampling": sampling.to_dict(),
             "versus": versus.to_dict() if versus else None,
+            "versus_model": other.version if other else None,
             "questions": list(questions),
             "key": key,
         }

@@ -7,7 +7,7 @@ import pytest
 from django.core.management.base import CommandError
 
 from generation.captions import Caption, CaptionRequest, SamplingSettings
-from generation.captions.judgement import build_blind_set, unblind
+from generation.captions.judgement import Versus, build_blind_set, unblind
 from generation.management.commands.judge_captions import versus_settings
 
 
@@ -31,8 +31,9 @@ HELD_OUT = {"Two-Buttons": [["a", "b", "c"], ["d", "e", "f"]], "Y-U-No": [["y u 
 
 
 def test_the_versus_captions_share_the_templates_and_box_counts_of_the_others() -> None:
-    versus = SamplingSettings(temperature=0.5)
-    items, key = build_blind_set(SettingsEcho(), HELD_OUT, seed=3, per_source=2, versus=versus)  # type: ignore[arg-type]
+    echo = SettingsEcho()
+    versus = Versus(echo, SamplingSettings(temperature=0.5))  # type: ignore[arg-type]
+    items, key = build_blind_set(echo, HELD_OUT, seed=3, per_source=2, versus=versus)  # type: ignore[arg-type]
     by_source = {
         s: sorted((i.template, len(i.boxes)) for i in items if key[i.item_id] == s) for s in set(key.values())
     }
@@ -68,3 +69,20 @@ def test_versus_settings_are_read_from_name_value_pairs() -> None:
 def test_bad_versus_settings_are_refused_with_the_reason(text: str, problem: str) -> None:
     with pytest.raises(CommandError, match=problem):
         versus_settings(text, SamplingSettings())
+
+
+class OtherModel(SettingsEcho):
+    def write(
+        self, requests: list[CaptionRequest], settings: SamplingSettings, rng_seed: Any = None
+    ) -> list[Caption]:
+        return [
+            Caption(["other"] * len(c.boxes), [], "w", {}, c.request_index)
+            for c in super().write(requests, settings)
+        ]
+
+
+def test_another_model_writes_the_versus_captions_at_the_product_settings() -> None:
+    versus = Versus(OtherModel(), SamplingSettings())  # type: ignore[arg-type]
+    items, key = build_blind_set(SettingsEcho(), HELD_OUT, seed=4, per_source=2, versus=versus)  # type: ignore[arg-type]
+    assert {i.boxes[0] for i in items if key[i.item_id] == "versus"} == {"other"}
+    assert {i.boxes[0] for i in items if key[i.item_id] == "product"} == {"t0.9"}
