@@ -5,7 +5,9 @@ order, and, for each *anchor* the text holds (a group of people, or "you"), that
 with every other word. The anchors carry meaning a list of words cannot: "dead" and "kill" are
 ordinary ("my phone should be dead", "kill me now") until a group or a person is what should be
 dead ("china should be dead"). Every word naming a group (``groups.txt``) is read as one token,
-``<group>``, so the classifier judges a group it never saw in training as it judges the others.
+``<group>``, so the classifier judges a group it never saw in training as it judges the others;
+every first name (``names.txt``) likewise as ``<name>``, an anchor too, so that what is said to
+"kevin" counts and the name itself does not.
 
 The weights (``classifier.json``) are trained by ``python manage.py train_moderation`` from
 ``training/`` and scored here in plain Python: ~20 dictionary look-ups a caption.
@@ -23,7 +25,9 @@ from generation.moderation.lexicon import Token
 
 MODEL_FILE = Path(__file__).with_name("classifier.json")
 GROUPS_FILE = Path(__file__).with_name("groups.txt")
+NAMES_FILE = Path(__file__).with_name("names.txt")
 GROUP = "<group>"
+NAME = "<name>"
 # Function words: alone, in a run of their own ("must be") or paired with an anchor ("<group>&the")
 # they say nothing, and the short hateful lines of the training data would teach them otherwise.
 STOP_WORDS_TEXT = """
@@ -35,7 +39,11 @@ STOP_WORDS_TEXT = """
 """
 STOP_WORDS = frozenset(STOP_WORDS_TEXT.split())
 PEOPLE = frozenset({"people", "folks", "folk", "ppl"})
-YOU = frozenset({"you", "u", "ya", "yall", "your", "ur", "yourself", "urself", "yourselves"})
+# "ye", "yer", "youse": the reader in other Englishes (a writer's Irish and Scottish captions had
+# taught the classifier "ye" and "yer" as words of the refused side).
+YOU = frozenset(
+    {"you", "u", "ya", "yall", "your", "ur", "yourself", "urself", "yourselves", "ye", "yer", "youse", "yous"}
+)
 
 
 @dataclass(frozen=True)
@@ -66,41 +74,48 @@ def classifier() -> Classifier:
 
 @lru_cache(maxsize=1)
 def group_words() -> frozenset[str]:
-    words = {
-        word
-        for line in GROUPS_FILE.read_text(encoding="utf-8").splitlines()
-        if not line.lstrip().startswith("#")
-        for word in line.split()
-    }
+    words = _listed_words(GROUPS_FILE)
     return frozenset(words | {w + "s" for w in words})
 
 
+@lru_cache(maxsize=1)
+def name_words() -> frozenset[str]:
+    return frozenset(_listed_words(NAMES_FILE))
+
+
+def _listed_words(path: Path) -> set[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return {word for line in lines if not line.lstrip().startswith("#") for word in line.split()}
+
+
 def words_of(tokens: list[Token]) -> list[str]:
-    """The words of a text's tokens, leetspeak read, group words as ``<group>``."""
-    groups = group_words()
+    """The words of a text's tokens, leetspeak read, group words as ``<group>``, first names
+    as ``<name>``."""
+    groups, names = group_words(), name_words()
     out: list[str] = []
     for token in tokens:
         for word in token.pieces:
             if not word.isalpha() or (word in PEOPLE and out and out[-1] == GROUP):
                 continue  # "black people" reads as "blacks"
-            out.append(GROUP if word in groups else word)
+            out.append(GROUP if word in groups else NAME if word in names else word)
     return out
 
 
 def features(tokens: list[Token]) -> set[str]:
     """Content words, pairs and triples in order (not of function words alone), and each anchor
-    (a group, "you") with every content word.
+    (a group, a name, "you") with every content word.
 
-    Groups stand only in anchor pairs, never alone or in a pair or triple: naming a group is
-    not what makes a caption hateful, what is said of it is.
+    Groups and names stand only in anchor pairs, never alone or in a pair or triple: naming a
+    group or a person is not what makes a caption hateful, what is said of them is.
     """
     words = words_of(tokens)
-    content = {w for w in words if w != GROUP} - YOU - STOP_WORDS
+    content = set(words) - {GROUP, NAME} - YOU - STOP_WORDS
     found = set(content)
     found.update(_ngrams(words, 2))
     found.update(_ngrams(words, 3))
-    if GROUP in words:
-        found.update(f"{GROUP}&{w}" for w in content)
+    for anchor in (GROUP, NAME):
+        if anchor in words:
+            found.update(f"{anchor}&{w}" for w in content)
     if YOU.intersection(words):
         found.update(f"you&{w}" for w in content)
     return found
@@ -108,4 +123,8 @@ def features(tokens: list[Token]) -> set[str]:
 
 def _ngrams(words: list[str], n: int) -> set[str]:
     runs = (words[i : i + n] for i in range(len(words) - n + 1))
-    return {" ".join(run) for run in runs if GROUP not in run and not STOP_WORDS.issuperset(run)}
+    return {
+        " ".join(run)
+        for run in runs
+        if GROUP not in run and NAME not in run and not STOP_WORDS.issuperset(run)
+    }

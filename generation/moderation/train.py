@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from generation.moderation.classifier import Classifier, features, group_words
+from generation.moderation.classifier import Classifier, features, group_words, name_words
 from generation.moderation.lexicon import read_tokens, refused_word
 from generation.moderation.text import plain_form
 
@@ -64,8 +64,8 @@ def read_lines(name: str) -> list[str]:
 
 
 def read_slots() -> dict[str, list[str]]:
-    """{name: words} from slots.txt, plus {group}: the group words."""
-    slots = {"group": sorted(group_words())}
+    """{name: words} from slots.txt, plus {group}: the group words, and {person}: first names."""
+    slots = {"group": sorted(group_words()), "person": sorted(name_words())}
     for line in read_lines("slots.txt"):
         name, _, words = line.partition(":")
         slots[name.strip()] = [w.strip() for w in words.split("|")]
