@@ -87,9 +87,6 @@ class SamplingSettings:
     temperature: float = 0.9
     top_k: int = 0  # 0 = off
     top_p: float = 0.95
-    # Min-p: a token less likely than min_p times the row's likeliest is never drawn (0 = off);
-    # a cut that follows how sure the model is, where top-p keeps a fixed share of the mass.
-    min_p: float = 0.0
     max_new_tokens: int = 40  # tokens; a 120-char caption (the longest kept in training) is ~35
     # Logit bonus (nats) on the first token of each requested keyword until the caption starts
     # one: the small model alone used a requested keyword in too few captions.
@@ -130,7 +127,6 @@ class SamplingSettings:
             ("temperature", self.temperature > 0, "above 0"),
             ("top_k", self.top_k >= 0, "0 (off) or more"),
             ("top_p", 0 < self.top_p <= 1, "above 0 and at most 1"),
-            ("min_p", 0 <= self.min_p < 1, "0 (off) or more, under 1"),
             ("max_new_tokens", self.max_new_tokens >= 1, "at least 1"),
             ("keyword_boost", self.keyword_boost >= 0, "0 (off) or more"),
             ("keyword_start_share", 0 <= self.keyword_start_share <= 1, "between 0 and 1"),

@@ -108,8 +108,6 @@ def pick_tokens(logits: torch.Tensor, settings: SamplingSettings, generator: tor
         values, indices = torch.topk(logits, settings.top_k)  # (B, k), best first
         return sample_nucleus(values, indices, values.logsumexp(-1, keepdim=True), settings.top_p, generator)
     probs = torch.softmax(logits, -1)  # (B, V)
-    if settings.min_p > 0:  # tokens under min_p of the row's likeliest are never drawn
-        probs = probs * (probs >= settings.min_p * probs.amax(-1, keepdim=True))
     cdf = probs.cumsum(-1)
     out = draw(cdf, torch.arange(probs.size(0), device=probs.device), generator)
     if not 0 < settings.top_p < 1:
