@@ -169,17 +169,22 @@ def build_keyword_set(
     seed: int,
     per_source: int = 60,
     settings: SamplingSettings | None = None,
+    versus: Versus | None = None,
 ) -> tuple[list[BlindItem], dict[str, str]]:
     """Held-out human captions with 1-3 of their own keywords, and one product caption per
     prompt written for the same template, box count and keywords (``CaptionModel.write`` at
     the product's settings, as a reader's make-a-meme request asks), shuffled; and the key.
-    A prompt whose every candidate the filters refused has no product row."""
+    A prompt whose every candidate the filters refused has no product row. With ``versus``,
+    one "versus" caption per prompt too."""
     rng = random.Random(seed)
     prompts = keyword_prompts(held_out, model, per_source, rng)
     requests = [CaptionRequest(slug, len(boxes), keywords, n=1) for slug, boxes, keywords in prompts]
     written = model.write(requests, settings or SamplingSettings(), rng_seed=seed)
     rows = [(slug, boxes, tuple(keywords), "human") for slug, boxes, keywords in prompts]
     rows += [(prompts[c.request_index][0], c.boxes, tuple(c.keywords), "product") for c in written]
+    if versus is not None:
+        other = versus.writer.write(requests, versus.settings, rng_seed=seed)
+        rows += [(prompts[c.request_index][0], c.boxes, tuple(c.keywords), "versus") for c in other]
     return shuffled(rows, seed, rng)
 
 

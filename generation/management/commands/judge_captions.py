@@ -93,16 +93,14 @@ class Command(BaseCommand):
         held_out, training = read_split(opts["data"], "val"), read_split(opts["data"], "train")
         sampling = product_settings(opts)
         versus = versus_settings(opts["versus"], sampling)
-        if (versus or opts["versus_model"]) and opts["keywords"]:
-            raise CommandError("--versus compares on the plain set, not with --keywords")
         other = load_caption_model(Path(opts["versus_model"])) if opts["versus_model"] else None
+        against = Versus(other or model, versus or sampling) if other or versus else None
         questions: tuple[str, ...] = KEYWORD_QUESTIONS
         if opts["keywords"]:
-            items, key = build_keyword_set(model, held_out, seed, opts["per_source"] or 60, sampling)
+            items, key = build_keyword_set(model, held_out, seed, opts["per_source"] or 60, sampling, against)
         else:
             questions = QUESTIONS
             per_template = opts["per_source"] or 6
-            against = Versus(other or model, versus or sampling) if other or versus else None
             items, key = build_blind_set(
                 model, held_out, seed, opts["templates"], per_template, sampling, against
             )

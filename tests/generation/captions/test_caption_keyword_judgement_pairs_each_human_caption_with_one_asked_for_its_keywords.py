@@ -11,6 +11,7 @@ import pytest
 from generation.captions import Caption, CaptionRequest, SamplingSettings
 from generation.captions.judgement import (
     KEYWORD_QUESTIONS,
+    Versus,
     blind_sheet,
     build_keyword_set,
     read_ratings,
@@ -79,3 +80,14 @@ def test_keyword_ratings_unblind_with_both_questions_together() -> None:
     both = report["human"]["used_sensibly_and_coherent"]
     assert (both["yes"], both["of"]) == (0, 4)
     assert "coherent_and_in_format" not in report["product"]
+
+
+def test_versus_settings_answer_the_same_keyword_prompts_in_the_same_sheet() -> None:
+    model = KeywordModel()
+    versus = Versus(model, SamplingSettings(keyword_boost=3.0))  # type: ignore[arg-type]
+    items, key = build_keyword_set(model, HELD_OUT, seed=5, per_source=10, versus=versus)  # type: ignore[arg-type]
+    by_source = {
+        s: sorted((i.template, len(i.boxes), i.keywords) for i in items if key[i.item_id] == s)
+        for s in ("product", "versus", "human")
+    }
+    assert by_source["versus"] == by_source["product"] == by_source["human"]
