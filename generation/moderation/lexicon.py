@@ -25,6 +25,7 @@ from pathlib import Path
 from generation.moderation.spelling import Spellings, spellings
 
 WORDS_FILE = Path(__file__).with_name("refused_words.txt")
+ORDINARY_PHRASES_FILE = Path(__file__).with_name("ordinary_phrases.txt")
 
 MASKS = "*#%"
 # Punctuation stripped from a token's ends; leetspeak symbols and masks are kept.
@@ -157,8 +158,26 @@ def read_tokens(plain: str) -> list[Token]:
 
 
 def refused_word(tokens: list[Token]) -> str | None:
-    """The first refused word the tokens show, in the form found, or None."""
-    return next(_candidates(tokens, lexicon()), None)
+    """The first refused word the tokens show, in the form found, or None; the words of an
+    ordinary phrase ("moby dick", ``ordinary_phrases.txt``) are not read."""
+    return next(_candidates(without_ordinary_phrases(tokens), lexicon()), None)
+
+
+@lru_cache(maxsize=1)
+def ordinary_phrases() -> tuple[tuple[str, ...], ...]:
+    lines = ORDINARY_PHRASES_FILE.read_text(encoding="utf-8").splitlines()
+    return tuple(tuple(line.split()) for line in lines if line.strip() and not line.startswith("#"))
+
+
+def without_ordinary_phrases(tokens: list[Token]) -> list[Token]:
+    """The tokens less those that spell an ordinary phrase, word for word."""
+    forms = [t.joined for t in tokens]
+    covered: set[int] = set()
+    for start in range(len(forms)):
+        for phrase in ordinary_phrases():
+            if tuple(forms[start : start + len(phrase)]) == phrase:
+                covered.update(range(start, start + len(phrase)))
+    return [t for i, t in enumerate(tokens) if i not in covered] if covered else tokens
 
 
 def _candidates(tokens: list[Token], words: Lexicon) -> Iterator[str]:
