@@ -21,7 +21,7 @@ from generation.captions.config import CleaningRules
 
 Caption = list[str]  # boxes, top to bottom
 TRANSLATE = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u2026": "..."})
-WORD = re.compile(r"[a-z]+")  # a caption's words, as rerank and the discriminator read them
+WORD = re.compile(r"[a-z]+")  # a caption's words, as reranking and evaluation read them
 LINK = re.compile(r"https?:|www\.|\.com\b|imgflip")
 
 

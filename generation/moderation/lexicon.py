@@ -50,6 +50,7 @@ class Lexicon:
     endings: tuple[str, ...]  # refused at the end of a longer word ("stankass", "dickass")
     ordinary_endings: tuple[str, ...]  # longer endings that are ordinary ("glass", "compass")
     phrases: tuple[tuple[str, ...], ...]  # refused as consecutive words
+    ordinary_phrases: tuple[tuple[str, ...], ...]  # whose words are not read ("moby dick")
     spelled: Spellings  # the same words spelled as they sound, or a letter off
 
     @property
@@ -120,6 +121,7 @@ def lexicon() -> Lexicon:
         tuple(endings),
         tuple(ordinary_endings),
         tuple(phrases),
+        tuple(_listed_phrases(ORDINARY_PHRASES_FILE)),
         spellings(refused, tuple(roots), near),
     )
 
@@ -160,23 +162,22 @@ def read_tokens(plain: str) -> list[Token]:
 def refused_word(tokens: list[Token]) -> str | None:
     """The first refused word the tokens show, in the form found, or None; the words of an
     ordinary phrase ("moby dick", ``ordinary_phrases.txt``) are not read."""
-    return next(_candidates(without_ordinary_phrases(tokens), lexicon()), None)
+    words = lexicon()
+    return next(_candidates(without_ordinary_phrases(tokens, words), words), None)
 
 
-@lru_cache(maxsize=1)
-def ordinary_phrases() -> tuple[tuple[str, ...], ...]:
-    lines = ORDINARY_PHRASES_FILE.read_text(encoding="utf-8").splitlines()
-    return tuple(tuple(line.split()) for line in lines if line.strip() and not line.startswith("#"))
+def _listed_phrases(path: Path) -> list[tuple[str, ...]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [tuple(line.split()) for line in lines if line.strip() and not line.startswith("#")]
 
 
-def without_ordinary_phrases(tokens: list[Token]) -> list[Token]:
+def without_ordinary_phrases(tokens: list[Token], words: Lexicon) -> list[Token]:
     """The tokens less those that spell an ordinary phrase, word for word."""
-    forms = [t.joined for t in tokens]
-    covered: set[int] = set()
-    for start in range(len(forms)):
-        for phrase in ordinary_phrases():
-            if tuple(forms[start : start + len(phrase)]) == phrase:
-                covered.update(range(start, start + len(phrase)))
+    covered = {
+        start + offset
+        for start, phrase in _phrase_starts([t.joined for t in tokens], words.ordinary_phrases)
+        for offset in range(len(phrase))
+    }
     return [t for i, t in enumerate(tokens) if i not in covered] if covered else tokens
 
 
@@ -244,10 +245,17 @@ def _spaced_runs(forms: list[str], words: Lexicon) -> Iterator[str]:
 
 
 def _phrases(forms: list[str], words: Lexicon) -> Iterator[str]:
+    yield from (" ".join(phrase) for _, phrase in _phrase_starts(forms, words.phrases))
+
+
+def _phrase_starts(
+    forms: list[str], phrases: tuple[tuple[str, ...], ...]
+) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """(position, phrase) for each phrase the forms spell, word for word."""
     for start, form in enumerate(forms):
-        for phrase in words.phrases:
+        for phrase in phrases:
             if phrase[0] == form and tuple(forms[start : start + len(phrase)]) == phrase:
-                yield " ".join(phrase)
+                yield start, phrase
 
 
 def _masked(core: str, words: Lexicon) -> Iterator[str]:
