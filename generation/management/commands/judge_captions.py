@@ -71,10 +71,15 @@ class Command(BaseCommand):
 
     # The model and the judgement (which samples from it) load torch: only when
     # an action runs, not for --help.
-    def model(self, opts: dict[str, Any]) -> Any:
+    def model(self, opts: dict[str, Any], key: str = "model") -> Any:
+        """The model of ``--model`` (or ``--versus-model``: ``key``); a missing one is a CommandError."""
+        from generation.captions.errors import CaptionModelMissing
         from generation.captions.model import load_caption_model
 
-        return load_caption_model(Path(opts["model"] or settings.CAPTION_MODEL_DIR))
+        try:
+            return load_caption_model(Path(opts[key] or settings.CAPTION_MODEL_DIR))
+        except CaptionModelMissing as error:
+            raise CommandError(str(error)) from None
 
     def build(self, opts: dict[str, Any]) -> None:
         from generation.captions.judgement import (
@@ -86,14 +91,13 @@ class Command(BaseCommand):
             build_keyword_set,
             format_references,
         )
-        from generation.captions.model import load_caption_model
 
         out, seed = Path(opts["out"]), opts["seed"] if opts["seed"] is not None else random.randrange(10**6)
         model = self.model(opts)
+        other = self.model(opts, "versus_model") if opts["versus_model"] else None
         held_out, training = read_split(opts["data"], "val"), read_split(opts["data"], "train")
         sampling = product_settings(opts)
         versus = versus_settings(opts["versus"], sampling)
-        other = load_caption_model(Path(opts["versus_model"])) if opts["versus_model"] else None
         against = Versus(other or model, versus or sampling) if other or versus else None
         questions: tuple[str, ...] = KEYWORD_QUESTIONS
         if opts["keywords"]:

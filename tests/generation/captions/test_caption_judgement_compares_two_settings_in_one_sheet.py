@@ -1,9 +1,11 @@
 """A blind set can hold captions written with other sampling settings ("versus") beside the
 product's and people's, so one rater judges both settings on the same templates and box counts."""
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from generation.captions import Caption, CaptionRequest, SamplingSettings
@@ -86,3 +88,15 @@ def test_another_model_writes_the_versus_captions_at_the_product_settings() -> N
     items, key = build_blind_set(SettingsEcho(), HELD_OUT, seed=4, per_source=2, versus=versus)  # type: ignore[arg-type]
     assert {i.boxes[0] for i in items if key[i.item_id] == "versus"} == {"other"}
     assert {i.boxes[0] for i in items if key[i.item_id] == "product"} == {"t0.9"}
+
+
+def test_a_missing_versus_model_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(CommandError, match=r"No caption model at .*nowhere"):
+        call_command(
+            "judge_captions",
+            "build",
+            "--out",
+            str(tmp_path / "set"),
+            "--versus-model",
+            str(tmp_path / "nowhere"),
+        )
