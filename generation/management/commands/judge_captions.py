@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from generation.captions.config import SamplingSettings
 from generation.captions.data import caption_text, load_memes, normalize_caption
+from generation.captions.errors import CaptionModelMissing
 
 SETTING_PARSERS: dict[str, Callable[[str], Any]] = {
     "float": float,
@@ -73,7 +74,6 @@ class Command(BaseCommand):
     # an action runs, not for --help.
     def model(self, opts: dict[str, Any], key: str = "model") -> Any:
         """The model of ``--model`` (or ``--versus-model``: ``key``); a missing one is a CommandError."""
-        from generation.captions.errors import CaptionModelMissing
         from generation.captions.model import load_caption_model
 
         try:
