@@ -9,6 +9,7 @@ apart well enough to matter. Each candidate gets a cost (lower is better):
   + REPEAT_COST for each content word said again ("aliens are aliens | aliens")
   + BARE_KEYWORD_COST for each box that is only a requested keyword ("coffee | coffee to my coffee")
   + UNUSED_KEYWORD_COST for each requested keyword the caption leaves out
+  + the sampling setting ``length_cost`` for each character of the caption
 
 Likelihood alone prefers short, repetitive captions, which the repeat cost offsets. The keyword
 costs choose, among captions that are otherwise alike, the one that works its keywords into a
@@ -176,11 +177,12 @@ def caption_costs(
     tokenizer: PreTrainedTokenizerBase,
     candidates: Sequence[Candidate],
     known: Vocabulary,
+    length_cost: float = 0.0,
 ) -> list[float]:
     """Cost of each candidate; one batched forward pass over them all."""
     nats = caption_nats(model, tokenizer, [(slug, boxes) for slug, boxes, _ in candidates])
     return [
-        n / caption_chars(boxes) + text_cost(boxes, known, keywords)
+        n / caption_chars(boxes) + text_cost(boxes, known, keywords) + length_cost * caption_chars(boxes)
         for n, (_, boxes, keywords) in zip(nats, candidates, strict=True)
     ]
 

@@ -209,6 +209,8 @@ def sample_boxes(
     for t in range(steps):
         last = out.logits[:, -1, :].float()  # (b, V), or (2b, V) with the generic copies second
         logits = constrain(guide(last, settings.template_guidance) if guided else last, ids, live)
+        if settings.end_bonus:
+            logits[:, [ids.box, ids.eos]] += settings.end_bonus  # -inf (not allowed here) stays -inf
         if bonus is not None:  # nudge rows that have not used a keyword yet towards one
             at_start = live.box_len == 0  # (b,) the next token starts a box
             nudge = torch.where(at_start[:, None], bonus[1, live.rows], bonus[0, live.rows])  # (b, V)
@@ -477,18 +479,21 @@ def write_captions(
                 continue
             if model.filter.reason(boxes) is None:
                 taken.append(Caption(boxes, row.keywords, model.version, sampling, row.request))
-    return best_of(model, checked, accepted)
+    return best_of(model, checked, accepted, settings.length_cost)
 
 
 def best_of(
-    model: LoadedModel, requests: list[CaptionRequest], accepted: list[list[Caption]]
+    model: LoadedModel,
+    requests: list[CaptionRequest],
+    accepted: list[list[Caption]],
+    length_cost: float = 0.0,
 ) -> list[Caption]:
     """Each request's n lowest-cost candidates (rerank.py), in request order."""
     if all(len(group) <= r.n for r, group in zip(requests, accepted, strict=True)):
         return [c for group in accepted for c in group]
     flat = [c for group in accepted for c in group]
     candidates = [(requests[c.request_index].template_key or "", c.boxes, c.keywords) for c in flat]
-    costs = iter(caption_costs(model.model, model.tokenizer, candidates, model.vocabulary))
+    costs = iter(caption_costs(model.model, model.tokenizer, candidates, model.vocabulary, length_cost))
     shown: list[Caption] = []
     for r, group in zip(requests, accepted, strict=True):
         group_costs = [next(costs) for _ in group]

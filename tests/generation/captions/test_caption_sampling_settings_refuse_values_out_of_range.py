@@ -35,6 +35,9 @@ def test_the_defaults_are_in_range() -> None:
         ("guided_tokens", -3, "guided_tokens must be 0 or more, not -3"),
         ("max_attempts", 0, "max_attempts must be at least 1, not 0"),
         ("oversample", 0.5, "oversample must be at least 1, not 0.5"),
+        ("length_cost", -0.01, "length_cost must be 0 (off) or more, not -0.01"),
+        ("end_bonus", -1.0, "end_bonus must be 0 (off) or more, not -1.0"),
+        ("end_bonus", math.nan, "end_bonus must be a finite number, not nan"),
     ],
 )
 def test_a_value_out_of_range_is_named(field: str, value: Any, message: str) -> None:

@@ -42,7 +42,7 @@ def test_the_lowest_cost_candidates_are_shown(monkeypatch: pytest.MonkeyPatch) -
     model.filter = AcceptAll()  # type: ignore[assignment]
     seen: list[list[str]] = []
 
-    def shortest_first(gpt, tokenizer, candidates, known):
+    def shortest_first(gpt, tokenizer, candidates, known, length_cost=0.0):
         seen.extend(boxes for _, boxes, _ in candidates)
         return [float(len(" ".join(boxes))) for _, boxes, _ in candidates]
 
