@@ -56,6 +56,12 @@ class Command(BaseCommand):
             default=None,
             help="override the sampler's default (1 = no guidance)",
         )
+        parser.add_argument(
+            "--end-bonus", type=float, default=None, help="override the sampler's default (0 = off)"
+        )
+        parser.add_argument(
+            "--length-cost", type=float, default=None, help="override the reranking's default (0 = off)"
+        )
 
     def handle(self, *args: Any, **opts: Any) -> None:
         # torch, the evaluation and the model: only when the command runs, not for --help.
@@ -68,7 +74,14 @@ class Command(BaseCommand):
         model_dir = Path(opts["model"] or settings.CAPTION_MODEL_DIR)
         overrides = {
             name: opts[name]
-            for name in ("keyword_boost", "template_guidance", "temperature", "keyword_start_share")
+            for name in (
+                "keyword_boost",
+                "template_guidance",
+                "temperature",
+                "keyword_start_share",
+                "end_bonus",
+                "length_cost",
+            )
             if opts[name] is not None
         }
         if opts["bare_keyword_boxes"]:

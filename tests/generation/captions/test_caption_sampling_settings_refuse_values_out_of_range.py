@@ -57,3 +57,17 @@ def test_evaluate_captions_refuses_them_before_loading_a_model(tmp_path: Any) ->
             "evaluate_captions", "--data", str(tmp_path), "--model", str(tmp_path / "no-model"),
             "--template-guidance", "-0.5",
         )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("flag", "message"),
+    [
+        ("--end-bonus", "end_bonus must be 0 (off) or more"),
+        ("--length-cost", "length_cost must be 0 (off) or more"),
+    ],
+)
+def test_evaluate_captions_refuses_a_negative_length_setting(flag: str, message: str, tmp_path: Any) -> None:
+    with pytest.raises(CommandError, match=re.escape(message)):
+        call_command(
+            "evaluate_captions", "--data", str(tmp_path), "--model", str(tmp_path / "no-model"), flag, "-1"
+        )
