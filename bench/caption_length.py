@@ -4,12 +4,12 @@
         [--variant NAME:setting=value,...] [--seed 21] [--threads 1]
 
 Prompts: templates and box counts of held-out human captions of templates the model knows; each
-asks for ``--n`` captions, as a generation job does. For people, the held-out captions the prompts
-came from; for the product, ``CaptionModel.write`` with each variant, side
-by side on the same prompts and seed. The variants are "unbounded" (no end bonus and no length
-cost, as the sampler was before blind judgement chose them), "now" (the default settings) and
-any ``--variant`` (SamplingSettings fields, e.g. ``--variant short:end_bonus=3``). Printed per
-source:
+asks for ``--n`` captions, as a generation job does. For people, the held-out caption each
+prompt came from and n - 1 more of its template and box count; for the product,
+``CaptionModel.write`` with each variant, side by side on the same prompts and seed. The
+variants are "unbounded" (no end bonus and no length cost, as the sampler was before blind
+judgement chose them), "now" (the default settings) and any ``--variant`` (SamplingSettings
+fields, e.g. ``--variant short:end_bonus=3``). Printed per source:
 
   median, mean  characters of a caption, boxes joined by " | "
   <30, >=60     share of captions under 30 characters, and of 60 or more (the model's captions
@@ -82,7 +82,7 @@ def main() -> None:
     rng = random.Random(args.seed)
     prompts = [(slug, rng.choice(held_out[slug])) for slug in rng.choices(slugs, k=args.prompts)]
     requests = [CaptionRequest(slug, len(boxes), n=args.n) for slug, boxes in prompts]
-    rows = {"human": figures([boxes for _, boxes in prompts], model.vocabulary)}
+    rows = {"human": figures(people_like(prompts, held_out, args.n, rng), model.vocabulary)}
     for name, overrides in variants.items():
         written = model.write(requests, SamplingSettings(**overrides), rng_seed=args.seed)
         rows[name] = figures([c.boxes for c in written], model.vocabulary)
@@ -91,6 +91,18 @@ def main() -> None:
     for source, values in rows.items():
         cells = [f"{v:>12.1f}" if k in ("median", "mean") else f"{v:>12.1%}" for k, v in values.items()]
         print(f"{source:>12} " + " ".join(cells))
+
+
+def people_like(
+    prompts: list[tuple[str, Caption]], held_out: dict[str, list[Caption]], n: int, rng: random.Random
+) -> list[Caption]:
+    """``n`` held-out captions per prompt with its template and box count: as many as the product
+    writes, since distinct-2 falls as captions are added."""
+    people: list[Caption] = []
+    for slug, boxes in prompts:
+        alike = [c for c in held_out[slug] if len(c) == len(boxes)]
+        people += [boxes, *rng.sample(alike, min(n - 1, len(alike)))]
+    return people
 
 
 if __name__ == "__main__":
