@@ -158,9 +158,12 @@ def keyword_prompts(
     held_out: dict[str, list[Caption]], model: CaptionModel, count: int, rng: random.Random
 ) -> list[KeywordPrompt]:
     """``count`` held-out captions of known templates, each with 1-3 of its one-word keywords
-    that a reader could ask for (as evaluate_captions' keyword prompts)."""
+    that a reader could ask for and the model has seen in training (a known word: people's
+    captions also hold "slleps", "peeewdiepieeee" and "tutelay", which no reader would ask for),
+    drawn as evaluate_captions' keyword prompts are."""
     items = [(slug, boxes) for slug, caps in held_out.items() if model.knows(slug) for boxes in caps]
-    return keyword_draws(items, count, rng, readers_may_ask)
+    known = model.vocabulary.words
+    return keyword_draws(items, count, rng, lambda k: readers_may_ask(k) and (not known or k in known))
 
 
 def build_keyword_set(

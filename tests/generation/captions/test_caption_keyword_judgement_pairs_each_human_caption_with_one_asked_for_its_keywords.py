@@ -18,6 +18,7 @@ from generation.captions.judgement import (
     unblind,
 )
 from generation.captions.keywords import uses_keyword
+from generation.captions.rerank import Vocabulary
 
 HELD_OUT = {
     "Success-Kid": [["finally fixed the bug"], ["found money in my old jacket"], ["ok"]],
@@ -29,8 +30,9 @@ HELD_OUT = {
 class KeywordModel:
     """Writes "<keyword> all day" for each request and records what it was asked."""
 
-    def __init__(self) -> None:
+    def __init__(self, vocabulary: Vocabulary | None = None) -> None:
         self.requests: list[CaptionRequest] = []
+        self.vocabulary = vocabulary or Vocabulary()  # empty: every word may be a keyword
 
     def knows(self, slug: str) -> bool:
         return slug != "Unknown-Template"
@@ -58,6 +60,17 @@ def test_each_human_caption_is_paired_with_a_product_caption_asked_for_its_keywo
         assert human.template != "Unknown-Template"
     asked = sorted((r.template_key, r.box_count, tuple(r.keywords)) for r in model.requests)
     assert asked == sorted((h.template, len(h.boxes), h.keywords) for h in humans)
+
+
+def test_the_keywords_are_words_the_model_has_seen() -> None:
+    # People's captions hold misspellings no reader would ask for ("slleps"); a word the model
+    # never saw in training is not a keyword of the judgement.
+    seen = frozenset(["homework", "memes", "coffee", "dawn", "doing"])
+    model = KeywordModel(Vocabulary(seen))
+    items, key = build_keyword_set(model, HELD_OUT, seed=5, per_source=10)  # type: ignore[arg-type]
+    asked = {k for r in model.requests for k in r.keywords}
+    assert asked and asked <= seen
+    assert all(set(i.keywords) <= seen for i in items if key[i.item_id] == "human")
 
 
 def test_the_sheet_shows_the_keywords_and_hides_the_source() -> None:
