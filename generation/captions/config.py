@@ -126,7 +126,9 @@ class SamplingSettings:
     length_cost: float = 0.01
     # Logit bonus (nats, before temperature) on ending a box or the caption wherever the
     # constraints allow it: a box ends sooner, where the model already thinks ending plausible.
-    end_bonus: float = 2.0
+    # 1.5 with the 13M-parameter model: at 2 its distinct-2 was 0.595, under the 0.60 floor
+    # (0.613 at 1.5); judged blind at 1.5 against the 4.75M model at 2: coherent 67% against 58%.
+    end_bonus: float = 1.5
     max_attempts: int = 4  # rounds of resampling for captions the filters reject
     oversample: float = 1.3  # first round asks for this many times n, filters will reject some
 
