@@ -36,7 +36,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.caption_keywords import variant
 from generation.captions import CaptionRequest, SamplingSettings
-from generation.captions.data import WORD, Caption, caption_text, load_memes, normalize_caption
+from generation.captions.data import Caption, caption_text, load_memes, normalize_caption
+from generation.captions.evaluate import nonword_share
 from generation.captions.model import load_caption_model
 from generation.captions.rerank import Vocabulary, word_pairs
 
@@ -46,14 +47,13 @@ BUILT_IN: dict[str, dict[str, Any]] = {"unbounded": {"end_bonus": 0.0, "length_c
 def figures(captions: list[Caption], known: Vocabulary) -> dict[str, float]:
     lengths = [len(caption_text(boxes)) for boxes in captions]
     pairs = [pair for boxes in captions for box in boxes for pair in word_pairs(box)]
-    words = [WORD.findall(caption_text(boxes).lower()) for boxes in captions]
     n = max(1, len(captions))
     return {
         "median": statistics.median(lengths),
         "mean": statistics.fmean(lengths),
         "<30": sum(length < 30 for length in lengths) / n,
         ">=60": sum(length >= 60 for length in lengths) / n,
-        "made-up": sum(any(w not in known.words for w in ws) for ws in words) / n,
+        "made-up": nonword_share([caption_text(boxes) for boxes in captions], known.words),
         "unseen pairs": sum(p not in known.pairs for p in pairs) / max(1, len(pairs)),
         "distinct-2": len(set(pairs)) / max(1, len(pairs)),
     }

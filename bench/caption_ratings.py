@@ -28,11 +28,11 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from scipy.sparse import hstack
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import cross_val_predict
+from sklearn.pipeline import make_pipeline, make_union
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -102,16 +102,17 @@ def vote_figures(rows: list[Rated], imgflip: Path, seed: int = 1) -> None:
     labels = np.array([1] * len(high) + [0] * len(low))
     order = rng.sample(range(len(texts)), len(texts))
     cut = int(0.8 * len(order))
-    vectorizers = [
-        TfidfVectorizer(ngram_range=(1, 2), min_df=3, sublinear_tf=True),
-        TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), min_df=5, sublinear_tf=True),
-    ]
-    train = [texts[i] for i in order[:cut]]
-    classifier = LogisticRegression(max_iter=2000, class_weight="balanced")
-    classifier.fit(hstack([v.fit_transform(train) for v in vectorizers]), labels[order[:cut]])
+    classifier = make_pipeline(
+        make_union(
+            TfidfVectorizer(ngram_range=(1, 2), min_df=3, sublinear_tf=True),
+            TfidfVectorizer(analyzer="char_wb", ngram_range=(2, 4), min_df=5, sublinear_tf=True),
+        ),
+        LogisticRegression(max_iter=2000, class_weight="balanced"),
+    )
+    classifier.fit([texts[i] for i in order[:cut]], labels[order[:cut]])
 
     def vote_score(items: list[str]) -> np.ndarray:
-        return np.asarray(classifier.predict_proba(hstack([v.transform(items) for v in vectorizers]))[:, 1])
+        return np.asarray(classifier.predict_proba(items)[:, 1])
 
     held_out = vote_score([texts[i] for i in order[cut:]])
     print(f"{len(high)} ImgFlip captions with >= 10 votes against {len(low)} with <= 1:")
