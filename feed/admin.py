@@ -36,19 +36,28 @@ DRAFT_MAX_AGE = 24 * 3600  # seconds a draft link from "Add from a captioned mem
 class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     form = TemplateForm
     change_list_template = "admin/feed/template/change_list.html"
-    list_display = ("thumbnail", "name", "slug", "box_count", "model_key", "is_active", "meme_count")
+    list_display = (
+        "thumbnail",
+        "name",
+        "slug",
+        "box_count",
+        "model_key",
+        "caption_format_source",
+        "is_active",
+        "meme_count",
+    )
     list_display_links = ("thumbnail", "name")
     list_filter = ("is_active",)
     search_fields = ("name", "slug", "alternative_names", "keywords", "model_key")
     prepopulated_fields = {"slug": ("name",)}
-    readonly_fields = ("image_sha256", "created_at", "updated_at")
+    readonly_fields = ("caption_format", "image_sha256", "created_at", "updated_at")
     actions = ("activate", "deactivate")
     fieldsets = (
         (None, {"fields": ("name", "slug", "is_active", "image", "image_stash")}),
         ("Text boxes", {"fields": ("boxes", "mark_position")}),
         (
             "For the caption model",
-            {"fields": ("model_key", "keywords", "alternative_names", "example_captions")},
+            {"fields": ("caption_format", "model_key", "keywords", "alternative_names", "example_captions")},
         ),
         ("Credit", {"fields": ("source", "credit", "image_sha256", "created_at", "updated_at")}),
     )
@@ -61,6 +70,16 @@ class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
         if not template.image:
             return mark_safe("")
         return format_html('<img src="{}" alt="" style="height:48px">', template.image.url)
+
+    @admin.display(description="caption format")
+    def caption_format(self, template: Template) -> str:
+        if not template.pk:
+            return "Said here once the template is saved: where its captions' format comes from."
+        return template.caption_format().note
+
+    @admin.display(description="format from")
+    def caption_format_source(self, template: Template) -> str:
+        return template.caption_format().source
 
     @admin.display(description="memes")
     def meme_count(self, template: Template) -> int:
@@ -84,6 +103,9 @@ class TemplateAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
 
     def save_model(self, request: HttpRequest, template: Template, form: Form, change: bool) -> None:
         super().save_model(request, template, form, change)
+        format_ = template.caption_format()
+        if format_.lacking:
+            messages.warning(request, format_.note)
         token = form.stash_token() if isinstance(form, TemplateForm) else ""
         if token:  # the kept image is the template's own file now
             transaction.on_commit(lambda: forget_pending_image(token))

@@ -40,9 +40,6 @@ from generation.variants import store_variants
 
 log = logging.getLogger(__name__)
 
-# Example captions beyond this many add nothing for a template the model never saw.
-MAX_EXAMPLES = 20
-
 
 class PermanentFailure(Exception):
     """Work that will fail the same way however often it is tried."""
@@ -137,12 +134,11 @@ def _sample(claimed: list[ClaimedJob]) -> list[list[Caption]]:
 
 def _caption_request(item: ClaimedJob) -> CaptionRequest:
     template = item.job.template
-    examples = [" | ".join(caption) for caption in template.example_captions[:MAX_EXAMPLES]]
     return CaptionRequest(
         template_key=template.model_key or None,
         box_count=template.box_count,
         keywords=list(item.job.keywords),
-        examples=examples,
+        examples=template.example_texts(),
         n=len(item.missing),
     )
 

@@ -21,6 +21,8 @@ from django.db import models, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from generation.captions.config import trained_templates
+from generation.captions.formats import CaptionFormat, caption_format
 from generation.layout import LayoutError, boxes_to_json, parse_boxes
 from generation.moderation import refusal, shown_form
 
@@ -58,6 +60,10 @@ _T = TypeVar("_T", bound="Template")
 class TemplateQuerySet(models.QuerySet[_T]):
     def active(self) -> Self:
         return self.filter(is_active=True)
+
+
+# Example captions beyond this many add nothing for a template the model never saw.
+MAX_EXAMPLES = 20
 
 
 class Template(models.Model):
@@ -105,6 +111,15 @@ class Template(models.Model):
     @property
     def box_count(self) -> int:
         return len(self.boxes)
+
+    def example_texts(self) -> list[str]:
+        """The curator's example captions as the caption model reads them, boxes joined by " | "."""
+        return [" | ".join(caption) for caption in self.example_captions[:MAX_EXAMPLES]]
+
+    def caption_format(self) -> CaptionFormat:
+        """Where this template's joke format comes from for the caption model, said plainly."""
+        trained = trained_templates(settings.CAPTION_MODEL_DIR)
+        return caption_format(self.model_key, trained, self.example_texts(), self.box_count)
 
     def clean(self) -> None:
         """Boxes in their normal form (font aliases resolved, defaults filled in) and curator

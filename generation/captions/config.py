@@ -7,8 +7,11 @@ The prompt format is fixed here too, so the tokenizer, the trainer and the sampl
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
+from functools import cache
 from math import isfinite
+from pathlib import Path
 from typing import Any
 
 from generation.captions.errors import SamplingError
@@ -25,6 +28,26 @@ FIXED_SPECIAL_TOKENS = (EOS, PAD, KW, CAPTION, BOX, GENERIC_TEMPLATE)
 def template_token(slug: str) -> str:
     """The special token of an ImgFlip template slug, e.g. ``<|tpl:Bad-Luck-Brian|>``."""
     return f"<|tpl:{slug}|>"
+
+
+def trained_templates(model_dir: Path) -> frozenset[str] | None:
+    """The template slugs a model directory was trained on, read off its tokenizer's special
+    tokens without loading the model; None where the directory holds no model (a site whose
+    caption workers run elsewhere)."""
+    path = model_dir / "tokenizer.json"
+    try:
+        return _slugs_in(path, path.stat().st_mtime_ns)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+@cache
+def _slugs_in(path: Path, modified: int) -> frozenset[str]:  # modified: a new model is read afresh
+    tokens = [entry["content"] for entry in json.loads(path.read_text(encoding="utf-8"))["added_tokens"]]
+    prefix, suffix = "<|tpl:", "|>"
+    return frozenset(
+        t[len(prefix) : -len(suffix)] for t in tokens if t.startswith(prefix) and t != GENERIC_TEMPLATE
+    )
 
 
 @dataclass

@@ -17,8 +17,10 @@ first half of each box of three or more words is taken, with the stop words that
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from generation.captions.keywords import STOP_WORDS
 
@@ -60,3 +62,52 @@ def openings(examples: Sequence[str], box_count: int) -> list[str]:
     """One opening per box ("" where the examples agree on none), for ``box_count`` boxes."""
     captions = [boxes for boxes in example_boxes(examples) if len(boxes) == box_count]
     return [box_opening([c[i] for c in captions]) if captions else "" for i in range(box_count)]
+
+
+@dataclass(frozen=True)
+class CaptionFormat:
+    """What the caption model goes on for a template's joke format, in a curator's words."""
+
+    source: str  # "trained", "examples", "none" or "unchecked" (no model here to ask)
+    openings: tuple[str, ...]
+    note: str
+
+    @property
+    def lacking(self) -> bool:
+        return self.source == "none"
+
+
+def caption_format(
+    model_key: str, trained: frozenset[str] | None, examples: Sequence[str], box_count: int
+) -> CaptionFormat:
+    """Where a template's format comes from: the model's training under ``model_key``, else the
+    openings of its curator's examples (as sampling reads them), else nowhere, said plainly.
+    ``trained`` is the model's template names (None: no model here to check the name against)."""
+    if model_key and trained is None:
+        note = f"Named “{model_key}” for the caption model, which is not on this server to check."
+        return CaptionFormat("unchecked", (), note)
+    if model_key in (trained or ()):
+        note = "The caption model was trained on this template: its captions follow the format it learnt."
+        return CaptionFormat("trained", (), note)
+    new = "New to the caption model"
+    if model_key:
+        close = difflib.get_close_matches(model_key, sorted(trained or ()), n=1)
+        hint = f" (did you mean “{close[0]}”?)" if close else ""
+        new = f"The caption model has no template named “{model_key}”{hint}, so this one is new to it"
+    found = tuple(openings(examples, box_count))
+    if any(found):
+        shown = " | ".join(f"“{text} …”" if text else "…" for text in found)
+        return CaptionFormat("examples", found, f"{new}: each box opens as the examples do: {shown}")
+    fitting = [boxes for boxes in example_boxes(examples) if len(boxes) == box_count]
+    if not examples:
+        what = "it has no example captions"
+    elif not fitting:
+        what = f"none of its example captions has {box_count} box(es)"
+    else:
+        what = "its example captions share no opening words"
+    note = (
+        f"{new} and {what}, so its captions follow no format. Give two or more example captions "
+        f"of {box_count} box(es) that open each box alike (“not sure if … | or just …”), "
+        "or the caption model's name for this template."
+    )
+    return CaptionFormat("none", found, note)
