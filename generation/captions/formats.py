@@ -9,8 +9,9 @@ template's captions are made to open each box as its examples do, and the model 
     examples "not sure if trolling | or just stupid", "not sure if tired | or just lazy"
     openings ["not sure if", "or just"]
 
-With two or more examples, a box's opening is the longest word prefix that at least half of
-them (and at least two) share. A single example is all the curator said of the format: its
+With two or more examples, a box's opening is the longest word prefix that most of them (more
+than half, and at least two) share: with four examples, two that both open with "the" or "my"
+are a coincidence, not a format. A single example is all the curator said of the format: its
 first half of each box of three or more words is taken, with the stop words that follow it
 ("not sure if trolling" -> "not sure if").
 """
@@ -36,7 +37,7 @@ def box_opening(boxes: Sequence[Sequence[str]]) -> str:
     """The opening words of one box position across the examples that have it."""
     if len(boxes) == 1:
         return single_example_opening(boxes[0])
-    support = max(2, (len(boxes) + 1) // 2)
+    support = max(2, len(boxes) // 2 + 1)
     best = ""
     for length in range(1, MAX_OPENING_WORDS + 1):
         counts = Counter(" ".join(words[:length]) for words in boxes if len(words) > length)

@@ -48,3 +48,9 @@ def test_a_known_template_keeps_its_own_format() -> None:
     settings = SamplingSettings(temperature=1.5, top_p=1.0, max_new_tokens=60, max_attempts=6)
     captions = model.write([CaptionRequest("Success-Kid", 1, examples=FRY, n=6)], settings, rng_seed=4)
     assert not all(c.boxes[0].startswith("not sure if") for c in captions)
+
+
+def test_an_opening_two_of_four_examples_share_is_a_coincidence_not_a_format() -> None:
+    examples = ["the cat sat | on a mat", "the dog ran | far away", "my boss | at work", "a sandwich | lunch"]
+    assert openings(examples, 2) == ["", ""]
+    assert openings([*examples[:3], "the bird sang | loudly"], 2) == ["the", ""]  # three of four
