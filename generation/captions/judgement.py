@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import json
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -127,6 +128,55 @@ def build_blind_set(
             other = product_captions(versus.writer, slug, counts, versus.settings, seed + index)
             pairs += [(slug, c, "versus") for c in other]
     return shuffled([(slug, boxes, (), source) for slug, boxes, source in pairs], seed, rng)
+
+
+@dataclass(frozen=True)
+class NewTemplate:
+    """A template the model was never trained on, as a curator gives it (a name and example
+    captions, which are also what the rater is shown of its format), with people's captions
+    of it to judge beside the product's."""
+
+    name: str
+    examples: list[Caption]
+    people: list[Caption]
+
+
+def read_new_templates(text: str) -> list[NewTemplate]:
+    """Templates from JSON: [{"name", "examples": ["top | bottom", ...], "people": [...]}, ...];
+    ValueError says what is wrong. Every caption of a template has its examples' box count."""
+    templates = []
+    try:
+        for entry in json.loads(text):
+            examples = [[box.strip() for box in t.split("|")] for t in entry["examples"]]
+            people = [[box.strip() for box in t.split("|")] for t in entry["people"]]
+            if not examples or not people or len({len(c) for c in examples + people}) != 1:
+                raise ValueError(f"{entry['name']}: examples and people's captions need one box count")
+            templates.append(NewTemplate(str(entry["name"]), examples, people))
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"each template needs a name, examples and people's captions ({error})") from None
+    return templates
+
+
+def build_new_template_set(
+    model: CaptionModel,
+    templates: Sequence[NewTemplate],
+    seed: int,
+    per_source: int = 6,
+    settings: SamplingSettings | None = None,
+) -> tuple[list[BlindItem], dict[str, str]]:
+    """Product captions for templates the model never saw, written as the pipeline's jobs ask
+    for them (no model name, the curator's examples), shuffled with people's captions."""
+    rng = random.Random(seed)
+    settings = settings or SamplingSettings()
+    rows: list[tuple[str, Caption, tuple[str, ...], str]] = []
+    for index, template in enumerate(templates):
+        examples = [caption_text(c) for c in template.examples]
+        request = CaptionRequest(None, len(template.examples[0]), examples=examples, n=per_source)
+        product = [c.boxes for c in model.write([request], settings, rng_seed=seed + index)]
+        human = rng.sample(template.people, min(per_source, len(template.people)))
+        rows += [(template.name, c, (), "product") for c in product]
+        rows += [(template.name, c, (), "human") for c in human]
+    return shuffled(rows, seed, rng)
 
 
 def shuffled(

@@ -49,6 +49,12 @@ class Command(BaseCommand):
             action="store_true",
             help="build the keyword set: captions asked for 1-3 keywords, rated on using them (build)",
         )
+        parser.add_argument(
+            "--new-templates",
+            default="",
+            help="JSON of templates the model never saw, with a curator's examples and people's "
+            "captions: the product writes for them as for a template a curator adds (build)",
+        )
         parser.add_argument("-n", type=int, default=2000, help="captions per source (discriminate)")
         parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
         parser.add_argument("--temperature", type=float, default=SamplingSettings.temperature)
@@ -85,14 +91,21 @@ class Command(BaseCommand):
         from generation.captions.judgement import (
             KEYWORD_QUESTIONS,
             QUESTIONS,
+            FormatReference,
             Versus,
             blind_sheet,
             build_blind_set,
             build_keyword_set,
+            build_new_template_set,
             format_references,
         )
 
         out, seed = Path(opts["out"]), opts["seed"] if opts["seed"] is not None else random.randrange(10**6)
+        new = self.new_templates(opts["new_templates"]) if opts["new_templates"] else None
+        if new is not None and (opts["versus"] or opts["versus_model"] or opts["keywords"]):
+            raise CommandError(
+                "--new-templates judges the product beside people only: no --versus, --keywords"
+            )
         model = self.model(opts)
         other = self.model(opts, "versus_model") if opts["versus_model"] else None
         held_out, training = read_split(opts["data"], "val"), read_split(opts["data"], "train")
@@ -100,8 +113,13 @@ class Command(BaseCommand):
         versus = versus_settings(opts["versus"], sampling)
         against = Versus(other or model, versus or sampling) if other or versus else None
         questions: tuple[str, ...] = KEYWORD_QUESTIONS
+        references = None
         if opts["keywords"]:
             items, key = build_keyword_set(model, held_out, seed, opts["per_source"] or 60, sampling, against)
+        elif new is not None:
+            questions = QUESTIONS
+            items, key = build_new_template_set(model, new, seed, opts["per_source"] or 6, sampling)
+            references = [FormatReference(t.name, t.examples) for t in new]
         else:
             questions = QUESTIONS
             per_template = opts["per_source"] or 6
@@ -111,8 +129,10 @@ class Command(BaseCommand):
         templates = sorted({item.template for item in items})
         out.mkdir(parents=True, exist_ok=True)
         (out / "sheet.csv").write_text(blind_sheet(items, questions), encoding="utf-8")
-        references = format_references(training, templates, seed)
-        (out / "formats.md").write_text(formats_page(references), encoding="utf-8")
+        references = references or format_references(training, templates, seed)
+        given = "The example captions a curator gave each template"
+        intro = given if opts["new_templates"] else "A few real captions per template"
+        (out / "formats.md").write_text(formats_page(references, intro), encoding="utf-8")
         key_path = KEY_DIR / f"{out.name}.json"
         key_path.parent.mkdir(parents=True, exist_ok=True)
         saved = {
@@ -126,6 +146,14 @@ class Command(BaseCommand):
         }
         key_path.write_text(json.dumps(saved, indent=1))
         self.stdout.write(f"{len(items)} captions in {out / 'sheet.csv'}; key apart in {key_path}")
+
+    def new_templates(self, path: str) -> list[Any]:
+        from generation.captions.judgement import read_new_templates
+
+        try:
+            return read_new_templates(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise CommandError(f"--new-templates {path}: {error}") from None
 
     def report(self, opts: dict[str, Any]) -> None:
         from generation.captions.judgement import QUESTIONS, read_ratings, unblind
@@ -202,13 +230,8 @@ def read_split(data: str, split: str) -> dict[str, list[list[str]]]:
     return {slug: [c for raw in caps if (c := normalize_caption(raw))] for slug, caps in memes.items()}
 
 
-def formats_page(references: list[Any]) -> str:
-    lines = [
-        "# Template formats",
-        "",
-        "A few real captions per template, to show each one's joke format.",
-        "",
-    ]
+def formats_page(references: list[Any], intro: str) -> str:
+    lines = ["# Template formats", "", f"{intro}, to show each one's joke format.", ""]
     for ref in references:
         lines.append(f"## {ref.template}")
         lines += [f"- {' / '.join(boxes)}" for boxes in ref.examples]
