@@ -154,6 +154,11 @@ class SamplingSettings:
     # 1.5 with the 13M-parameter model: at 2 its distinct-2 was 0.595, under the 0.60 floor
     # (0.613 at 1.5); judged blind at 1.5 against the 4.75M model at 2: coherent 67% against 58%.
     end_bonus: float = 1.5
+    # A template the model was never trained on, given example captions, is written under the
+    # trained template those examples read likeliest under (Scumbag Steve's token for a new Bad
+    # Luck Brian), its examples' box openings still forced: on eight such templates its people's
+    # captions scored 1.013 nats/char under that token against 1.048 under the generic one.
+    borrow_template: bool = True
     max_attempts: int = 4  # rounds of resampling for captions the filters reject
     oversample: float = 1.3  # first round asks for this many times n, filters will reject some
 

@@ -163,18 +163,24 @@ def build_new_template_set(
     seed: int,
     per_source: int = 6,
     settings: SamplingSettings | None = None,
+    versus: Versus | None = None,
 ) -> tuple[list[BlindItem], dict[str, str]]:
     """Product captions for templates the model never saw, written as the pipeline's jobs ask
-    for them (no model name, the curator's examples), shuffled with people's captions."""
+    for them (no model name, the curator's examples), shuffled with people's captions; with
+    ``versus``, its captions of the same requests too."""
     rng = random.Random(seed)
     settings = settings or SamplingSettings()
     rows: list[tuple[str, Caption, tuple[str, ...], str]] = []
     for index, template in enumerate(templates):
         examples = [caption_text(c) for c in template.examples]
         request = CaptionRequest(None, len(template.examples[0]), examples=examples, n=per_source)
-        product = [c.boxes for c in model.write([request], settings, rng_seed=seed + index)]
+        writers = [("product", model, settings)] + (
+            [("versus", versus.writer, versus.settings)] if versus else []
+        )
+        for source, writer, sampling in writers:
+            written = writer.write([request], sampling, rng_seed=seed + index)
+            rows += [(template.name, c.boxes, (), source) for c in written]
         human = rng.sample(template.people, min(per_source, len(template.people)))
-        rows += [(template.name, c, (), "product") for c in product]
         rows += [(template.name, c, (), "human") for c in human]
     return shuffled(rows, seed, rng)
 

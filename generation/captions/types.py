@@ -77,3 +77,5 @@ class LoadedModel(Protocol):
     device: torch.device
 
     def knows(self, template_token: str) -> bool: ...
+
+    def __hash__(self) -> int: ...  # sampling caches what it works out once per loaded model

@@ -102,10 +102,8 @@ class Command(BaseCommand):
 
         out, seed = Path(opts["out"]), opts["seed"] if opts["seed"] is not None else random.randrange(10**6)
         new = self.new_templates(opts["new_templates"]) if opts["new_templates"] else None
-        if new is not None and (opts["versus"] or opts["versus_model"] or opts["keywords"]):
-            raise CommandError(
-                "--new-templates judges the product beside people only: no --versus, --keywords"
-            )
+        if new is not None and opts["keywords"]:
+            raise CommandError("--new-templates and --keywords are two kinds of set: choose one")
         model = self.model(opts)
         other = self.model(opts, "versus_model") if opts["versus_model"] else None
         held_out, training = read_split(opts["data"], "val"), read_split(opts["data"], "train")
@@ -118,7 +116,7 @@ class Command(BaseCommand):
             items, key = build_keyword_set(model, held_out, seed, opts["per_source"] or 60, sampling, against)
         elif new is not None:
             questions = QUESTIONS
-            items, key = build_new_template_set(model, new, seed, opts["per_source"] or 6, sampling)
+            items, key = build_new_template_set(model, new, seed, opts["per_source"] or 6, sampling, against)
             references = [FormatReference(t.name, t.examples) for t in new]
         else:
             questions = QUESTIONS

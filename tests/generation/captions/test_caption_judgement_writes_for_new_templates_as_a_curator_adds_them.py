@@ -65,10 +65,10 @@ def test_a_malformed_file_says_what_is_wrong(text: str) -> None:
         read_new_templates(text)
 
 
-def test_the_command_refuses_a_missing_file_and_a_versus_beside_it(tmp_path: Path) -> None:
+def test_the_command_refuses_a_missing_file_and_a_keyword_set_beside_it(tmp_path: Path) -> None:
     build = ("judge_captions", "build", "--out", str(tmp_path / "j"), "--new-templates")
     with pytest.raises(CommandError, match=r"none\.json"):
         call_command(*build, str(tmp_path / "none.json"))
     (tmp_path / "fry.json").write_text(json.dumps([FRY]))
-    with pytest.raises(CommandError, match="beside people only"):
-        call_command(*build, str(tmp_path / "fry.json"), "--versus", "temperature=0.8")
+    with pytest.raises(CommandError, match="choose one"):
+        call_command(*build, str(tmp_path / "fry.json"), "--keywords")
