@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import random
-from functools import lru_cache
+from typing import Any
 
 import torch
 
@@ -20,8 +20,8 @@ from generation.captions.formats import openings
 from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.prompt import SpecialIds, encode_texts, prompt_ids
 from generation.captions.rerank import caption_costs, choose_varied
-from generation.captions.scoring import caption_nats
 from generation.captions.types import Caption, CaptionRequest, LoadedModel, Row
+from generation.captions.unseen import Conditioning, conditioning
 from generation.layout import MAX_BOXES
 from generation.moderation import shown_form
 
@@ -57,39 +57,21 @@ def make_rows(
     request: CaptionRequest,
     count: int,
     rng: random.Random,
-    stand_in: str | None = None,
+    unseen: Conditioning | None = None,
 ) -> list[Row]:
-    """``count`` rows for one request; an unseen template's rows go under ``stand_in``, a trained
-    template's name (see stand_in_template), or the generic token without one."""
+    """``count`` rows for one request; an unseen template's rows go under what ``unseen`` says
+    (a trained template's token, and an embedding fitted in its place: unseen.py)."""
+    unseen = unseen or Conditioning()
     known = request.template_key is not None and model.knows(request.template_key)
     opening_ids = [] if known else box_openings(model, request)
     rows = []
     for _ in range(count):
         keywords = keywords_for(request, known, rng, formatted=any(opening_ids))
-        template = model.ids.template(request.template_key if known else stand_in)
+        template = model.ids.template(request.template_key if known else unseen.template)
         prompt = prompt_ids(model.ids, template, encode_texts(model.tokenizer, keywords))
-        rows.append(Row(request_index, keywords, prompt, request.box_count, opening_ids))
+        vector = None if known else unseen.vector
+        rows.append(Row(request_index, keywords, prompt, request.box_count, opening_ids, vector))
     return rows
-
-
-MAX_STAND_IN_EXAMPLES = 8  # examples read to choose a stand-in: 88 templates x 8 short captions
-
-
-def stand_in_template(model: LoadedModel, request: CaptionRequest) -> str | None:
-    """For a template the model was never trained on, the trained template its examples read
-    likeliest under (their total nats); None for a trained template or one without examples."""
-    if not request.examples or (request.template_key is not None and model.knows(request.template_key)):
-        return None
-    return likeliest_template(model, tuple(request.examples[:MAX_STAND_IN_EXAMPLES]))
-
-
-@lru_cache(maxsize=256)  # a template's jobs ask with the same examples again and again
-def likeliest_template(model: LoadedModel, examples: tuple[str, ...]) -> str:
-    captions = [[box.strip() for box in text.split("|")] for text in examples]
-    slugs = sorted(model.ids.templates)
-    nats = caption_nats(model.model, model.tokenizer, [(slug, c) for slug in slugs for c in captions])
-    totals = [sum(nats[i * len(captions) : (i + 1) * len(captions)]) for i in range(len(slugs))]
-    return slugs[totals.index(min(totals))]
 
 
 def box_openings(model: LoadedModel, request: CaptionRequest) -> list[list[int]]:
@@ -228,8 +210,9 @@ def sample_boxes(
     bonus = boost.bonus(settings.keyword_boost, settings.keyword_start_share)  # (2, B, V) or None
     used = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,) a keyword was started
     guided = settings.template_guidance != 1 and any(r.prompt[0] != ids.generic for r in rows)
+    prompts = with_generic(input_ids, attention, ids.generic) if guided else input_ids
     out = gpt(
-        input_ids=with_generic(input_ids, attention, ids.generic) if guided else input_ids,
+        inputs_embeds=prompt_embeddings(gpt, prompts, attention, rows),
         attention_mask=twice(attention, guided),
         position_ids=twice(positions, guided),
         use_cache=True,
@@ -279,6 +262,19 @@ def sample_boxes(
         decode_boxes(model, seq) if ok else None
         for seq, ok in zip(tokens.tolist(), finished.tolist(), strict=True)
     ]
+
+
+def prompt_embeddings(
+    gpt: Any, prompts: torch.Tensor, attention: torch.Tensor, rows: list[Row]
+) -> torch.Tensor:
+    """(B or 2B, P, n_embd) input embeddings of the left-padded prompts, with each row's fitted
+    template vector (unseen.py) in place of its template token's; generic copies keep theirs."""
+    embeds = gpt.get_input_embeddings()(prompts)
+    first = attention.argmax(-1)  # (B,) where each prompt starts: its template token
+    for index, row in enumerate(rows):
+        if row.template_vector is not None:
+            embeds[index, first[index]] = row.template_vector
+    return embeds  # type: ignore[no-any-return]
 
 
 def twice(x: torch.Tensor, guided: bool) -> torch.Tensor:
@@ -492,14 +488,14 @@ def write_captions(
     accepted: list[list[Caption]] = [[] for _ in checked]
     sampling = settings.to_dict() | {"seed": seed}
     wanted = [r.n * settings.candidates for r in checked]  # candidates, the best r.n are kept
-    stand_ins = [stand_in_template(model, r) if settings.borrow_template else None for r in checked]
+    unseen = [conditioning(model, r, settings) for r in checked]
     for attempt in range(settings.max_attempts):
         factor = settings.oversample if attempt == 0 else 2.0  # later rounds: what is left failed before
         rows = [
             row
             for i, r in enumerate(checked)
             if (missing := wanted[i] - len(accepted[i])) > 0
-            for row in make_rows(model, i, r, max(1, round(missing * factor)), rng, stand_ins[i])
+            for row in make_rows(model, i, r, max(1, round(missing * factor)), rng, unseen[i])
         ]
         if not rows:
             break
