@@ -160,10 +160,6 @@ class SamplingSettings:
     # its people's captions scored 1.013 nats/char under that token against 1.048 under the
     # generic one; judged blind, coherent 24% against 20%, in format 24% against 19%.
     borrow_template: bool = True
-    # ... and that token's embedding fitted to the examples for this many steps (0 = off):
-    # 0.967 nats/char after 10 steps (unseen.py), but judged blind less coherent (13.5% against
-    # 19.8%), so off.
-    template_fit_steps: int = 0
     max_attempts: int = 4  # rounds of resampling for captions the filters reject
     oversample: float = 1.3  # first round asks for this many times n, filters will reject some
 
@@ -184,7 +180,6 @@ class SamplingSettings:
             ("keyword_start_share", 0 <= self.keyword_start_share <= 1, "between 0 and 1"),
             ("template_guidance", self.template_guidance >= 0, "0 or more (1 = off)"),
             ("guided_tokens", self.guided_tokens >= 0, "0 or more"),
-            ("template_fit_steps", 0 <= self.template_fit_steps <= 100, "0 (off) to 100"),
             ("candidates", self.candidates >= 1, "at least 1"),
             ("length_cost", self.length_cost >= 0, "0 (off) or more"),
             ("end_bonus", self.end_bonus >= 0, "0 (off) or more"),

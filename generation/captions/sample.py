@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Any
 
 import torch
 
@@ -21,7 +20,7 @@ from generation.captions.keywords import clean_keywords, extract_keywords
 from generation.captions.prompt import SpecialIds, encode_texts, prompt_ids
 from generation.captions.rerank import caption_costs, choose_varied
 from generation.captions.types import Caption, CaptionRequest, LoadedModel, Row
-from generation.captions.unseen import Conditioning, conditioning
+from generation.captions.unseen import stand_in_template
 from generation.layout import MAX_BOXES
 from generation.moderation import shown_form
 
@@ -57,20 +56,18 @@ def make_rows(
     request: CaptionRequest,
     count: int,
     rng: random.Random,
-    unseen: Conditioning | None = None,
+    stand_in: str | None = None,
 ) -> list[Row]:
-    """``count`` rows for one request; an unseen template's rows go under what ``unseen`` says
-    (a trained template's token, and an embedding fitted in its place: unseen.py)."""
-    unseen = unseen or Conditioning()
+    """``count`` rows for one request; an unseen template's rows go under ``stand_in``, a trained
+    template's name (unseen.py), or the generic token without one."""
     known = request.template_key is not None and model.knows(request.template_key)
     opening_ids = [] if known else box_openings(model, request)
     rows = []
     for _ in range(count):
         keywords = keywords_for(request, known, rng, formatted=any(opening_ids))
-        template = model.ids.template(request.template_key if known else unseen.template)
+        template = model.ids.template(request.template_key if known else stand_in)
         prompt = prompt_ids(model.ids, template, encode_texts(model.tokenizer, keywords))
-        vector = None if known else unseen.vector
-        rows.append(Row(request_index, keywords, prompt, request.box_count, opening_ids, vector))
+        rows.append(Row(request_index, keywords, prompt, request.box_count, opening_ids))
     return rows
 
 
@@ -210,9 +207,8 @@ def sample_boxes(
     bonus = boost.bonus(settings.keyword_boost, settings.keyword_start_share)  # (2, B, V) or None
     used = torch.zeros(len(rows), dtype=torch.bool, device=device)  # (B,) a keyword was started
     guided = settings.template_guidance != 1 and any(r.prompt[0] != ids.generic for r in rows)
-    prompts = with_generic(input_ids, attention, ids.generic) if guided else input_ids
     out = gpt(
-        inputs_embeds=prompt_embeddings(gpt, prompts, attention, rows),
+        input_ids=with_generic(input_ids, attention, ids.generic) if guided else input_ids,
         attention_mask=twice(attention, guided),
         position_ids=twice(positions, guided),
         use_cache=True,
@@ -262,19 +258,6 @@ def sample_boxes(
         decode_boxes(model, seq) if ok else None
         for seq, ok in zip(tokens.tolist(), finished.tolist(), strict=True)
     ]
-
-
-def prompt_embeddings(
-    gpt: Any, prompts: torch.Tensor, attention: torch.Tensor, rows: list[Row]
-) -> torch.Tensor:
-    """(B or 2B, P, n_embd) input embeddings of the left-padded prompts, with each row's fitted
-    template vector (unseen.py) in place of its template token's; generic copies keep theirs."""
-    embeds = gpt.get_input_embeddings()(prompts)
-    first = attention.argmax(-1)  # (B,) where each prompt starts: its template token
-    for index, row in enumerate(rows):
-        if row.template_vector is not None:
-            embeds[index, first[index]] = row.template_vector
-    return embeds  # type: ignore[no-any-return]
 
 
 def twice(x: torch.Tensor, guided: bool) -> torch.Tensor:
@@ -488,14 +471,14 @@ def write_captions(
     accepted: list[list[Caption]] = [[] for _ in checked]
     sampling = settings.to_dict() | {"seed": seed}
     wanted = [r.n * settings.candidates for r in checked]  # candidates, the best r.n are kept
-    unseen = [conditioning(model, r, settings) for r in checked]
+    stand_ins = [stand_in_template(model, r) if settings.borrow_template else None for r in checked]
     for attempt in range(settings.max_attempts):
         factor = settings.oversample if attempt == 0 else 2.0  # later rounds: what is left failed before
         rows = [
             row
             for i, r in enumerate(checked)
             if (missing := wanted[i] - len(accepted[i])) > 0
-            for row in make_rows(model, i, r, max(1, round(missing * factor)), rng, unseen[i])
+            for row in make_rows(model, i, r, max(1, round(missing * factor)), rng, stand_ins[i])
         ]
         if not rows:
             break

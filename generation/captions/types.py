@@ -53,7 +53,6 @@ class Row:
     prompt: list[int]
     box_count: int
     openings: list[list[int]] = field(default_factory=list)  # tokens each box must open with
-    template_vector: torch.Tensor | None = None  # (n_embd,) in place of the template token's embedding
 
 
 class CaptionWriter(Protocol):
