@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from generation.moderation.lexicon import Token
+from generation.moderation.lists import listed_lines
 
 MODEL_FILE = Path(__file__).with_name("classifier.json")
 GROUPS_FILE = Path(__file__).with_name("groups.txt")
@@ -84,8 +85,7 @@ def name_words() -> frozenset[str]:
 
 
 def _listed_words(path: Path) -> set[str]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return {word for line in lines if not line.lstrip().startswith("#") for word in line.split()}
+    return {word for line in listed_lines(path) for word in line.split()}
 
 
 def words_of(tokens: list[Token]) -> list[str]:

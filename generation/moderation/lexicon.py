@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from generation.moderation.lists import listed_lines
 from generation.moderation.spelling import Spellings, spellings
 
 WORDS_FILE = Path(__file__).with_name("refused_words.txt")
@@ -94,10 +95,7 @@ def lexicon() -> Lexicon:
     endings: list[str] = []
     ordinary_endings: list[str] = []
     phrases: list[tuple[str, ...]] = []
-    for line in WORDS_FILE.read_text(encoding="utf-8").splitlines():
-        entry = line.strip()
-        if not entry or entry.startswith("#"):
-            continue
+    for entry in listed_lines(WORDS_FILE):
         if entry.startswith("!*"):
             ordinary_endings.append(entry[2:])
         elif entry.startswith("*"):
@@ -167,8 +165,7 @@ def refused_word(tokens: list[Token]) -> str | None:
 
 
 def _listed_phrases(path: Path) -> list[tuple[str, ...]]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return [tuple(line.split()) for line in lines if line.strip() and not line.startswith("#")]
+    return [tuple(line.split()) for line in listed_lines(path)]
 
 
 def without_ordinary_phrases(tokens: list[Token], words: Lexicon) -> list[Token]:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from generation.moderation.lists import listed_lines
+
 ORDINARY_FILE = Path(__file__).with_name("ordinary_near_words.txt")
 MIN_NEAR = 4  # letters: shorter words are a letter off from too many ordinary ones ("as", "fag")
 # letters: a refused word this long is refused with any one edit, shorter ones with a letter
@@ -114,5 +116,4 @@ def spellings(words: frozenset[str], roots: tuple[str, ...], strong: set[str]) -
 
 @lru_cache(maxsize=1)
 def ordinary_near_words() -> frozenset[str]:
-    lines = ORDINARY_FILE.read_text(encoding="utf-8").splitlines()
-    return frozenset(word for line in lines if not line.startswith("#") for word in line.split())
+    return frozenset(word for line in listed_lines(ORDINARY_FILE) for word in line.split())

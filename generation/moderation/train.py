@@ -23,6 +23,7 @@ from pathlib import Path
 
 from generation.moderation.classifier import Classifier, features, group_words, name_words
 from generation.moderation.lexicon import read_tokens, refused_word
+from generation.moderation.lists import listed_lines
 from generation.moderation.text import plain_form
 
 TRAINING_DIR = Path(__file__).with_name("training")
@@ -59,8 +60,7 @@ class TrainSettings:
 
 
 def read_lines(name: str) -> list[str]:
-    text = (TRAINING_DIR / name).read_text(encoding="utf-8")
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+    return listed_lines(TRAINING_DIR / name)
 
 
 def read_slots() -> dict[str, list[str]]:
@@ -111,9 +111,8 @@ def measured_lines() -> set[str]:
     """Every caption of the measured sets, as " | "-joined lower case: never trained on."""
     lines: set[str] = set()
     for path in MEASURED_SETS.glob("*/*.txt"):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip() and not line.startswith("#"):
-                lines.add(" ".join(line.lower().replace(" / ", " | ").split()))
+        for line in listed_lines(path):
+            lines.add(" ".join(line.lower().replace(" / ", " | ").split()))
     return lines
 
 
