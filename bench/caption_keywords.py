@@ -1,14 +1,16 @@
 """How the product's captions use the keywords they are asked for, beside people's captions.
 
-    .venv/bin/python bench/caption_keywords.py --data runs/data [--prompts 300] [--candidates 4,1]
+    .venv/bin/python bench/caption_keywords.py --data runs/data [--prompts 300] [--candidates 8,4,1]
         [--variant NAME:setting=value,...] [--threads 1]
 
 Prompts: held-out human captions of templates the model knows, each giving 1-3 of its own
 keywords (as evaluate_captions does). For people, the caption those keywords came from; for the
-product, ``CaptionModel.write`` with each sampler variant and candidates value, side by side on
-the same prompts and seed. The variants are "before" (a keyword may be a box on its own, as the
-sampler was until it held such boxes open), "now" (the default settings) and any ``--variant``
-(SamplingSettings fields, e.g. ``--variant half:keyword_start_share=0.5``). Printed per source:
+product, ``CaptionModel.write`` with each sampler variant and candidates value (the captions drawn
+per caption shown: ``keyword_candidates``, as every prompt has keywords), side by side on the
+same prompts and seed, with the seconds each took. The variants are "before" (a keyword may be
+a box on its own, as the sampler was until it held such boxes open), "now" (the default
+settings) and any ``--variant`` (SamplingSettings fields, e.g. ``--variant
+half:keyword_start_share=0.5``). Printed per source:
 
   used          share of captions using at least one requested keyword
   all used      share using every requested keyword
@@ -23,6 +25,7 @@ import argparse
 import os
 import random
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,7 +81,7 @@ def main() -> None:
     parser.add_argument("--data", default="runs/data", help="prepare_captions output (val/ is read)")
     parser.add_argument("--model", default="models/captions")
     parser.add_argument("--prompts", type=int, default=300)
-    parser.add_argument("--candidates", default="4,1")
+    parser.add_argument("--candidates", default="8,4,1", help="the first is the site's setting")
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--variant", action="append", default=[], help="NAME:field=value,... (repeatable)")
     parser.add_argument("--threads", type=int, default=0, help="torch threads (0 = torch's default)")
@@ -94,16 +97,22 @@ def main() -> None:
     held_out = {s: [c for raw in caps if (c := normalize_caption(raw))] for s, caps in memes.items()}
     prompts = keyword_prompts(held_out, model, args.prompts, random.Random(args.seed))
     rows = {"human": figures([(boxes, keywords) for _, boxes, keywords in prompts])}
+    seconds: dict[str, float] = {}
     requests = [CaptionRequest(slug, len(boxes), keywords, n=1) for slug, boxes, keywords in prompts]
     for candidates in (int(c) for c in args.candidates.split(",")):
         for name, overrides in variants.items():
-            settings = SamplingSettings(**overrides | {"candidates": candidates})
+            settings = SamplingSettings(**overrides | {"keyword_candidates": candidates})
+            started = time.perf_counter()
             written = model.write(requests, settings, rng_seed=args.seed)
+            seconds[f"{name}, {candidates} cand."] = time.perf_counter() - started
             rows[f"{name}, {candidates} cand."] = figures([(c.boxes, c.keywords) for c in written])
     print(f"{len(prompts)} keyword prompts from held-out captions of known templates")
     print(f"{'':>26} " + " ".join(f"{name:>12}" for name in next(iter(rows.values()))))
     for source, values in rows.items():
         print(f"{source:>26} " + " ".join(f"{v:>12.1%}" for v in values.values()))
+    print("seconds to write them (one run each, side by side):")
+    for source, taken in seconds.items():
+        print(f"{source:>26} {taken:>8.1f} s  {len(prompts) / taken:>6.1f} captions/s")
 
 
 if __name__ == "__main__":

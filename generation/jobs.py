@@ -122,7 +122,9 @@ def _sample(claimed: list[ClaimedJob]) -> list[list[Caption]]:
     requests = [_caption_request(item) for item in claimed]
     seed = int(claimed[0].job.pk) % (2**31)  # a retry of the same job samples the same captions
     try:
-        sampling = SamplingSettings(candidates=settings.CAPTION_CANDIDATES)
+        sampling = SamplingSettings(
+            candidates=settings.CAPTION_CANDIDATES, keyword_candidates=settings.CAPTION_KEYWORD_CANDIDATES
+        )
         written = caption_model().write(requests, sampling, rng_seed=seed)
     except CaptionError as error:  # a request the model refuses is refused on every retry
         raise PermanentFailure(str(error)) from None

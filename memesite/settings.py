@@ -392,6 +392,8 @@ CAPTION_DEVICE = env_str("CAPTION_DEVICE", "auto")
 # Captions drawn per caption shown; the likeliest are kept (generation/captions/rerank.py).
 # Quality against worker time: docs/captions.md has both, judged blind and measured.
 CAPTION_CANDIDATES = env_int("CAPTION_CANDIDATES", 4, minimum=1, maximum=16)
+# The same for captions asked for keywords (readers' make-a-meme requests): more to choose from.
+CAPTION_KEYWORD_CANDIDATES = env_int("CAPTION_KEYWORD_CANDIDATES", 8, minimum=1, maximum=16)
 # Sampling cost is dominated by per-token steps, not batch width: 64 captions
 # take about as long as 16 on a CPU, so jobs are large.
 # (At most 64: the caption model's limit on variants per request.)

@@ -470,7 +470,8 @@ def write_captions(
     checked = [check_request(r) for r in requests]
     accepted: list[list[Caption]] = [[] for _ in checked]
     sampling = settings.to_dict() | {"seed": seed}
-    wanted = [r.n * settings.candidates for r in checked]  # candidates, the best r.n are kept
+    # candidates, the best r.n are kept
+    wanted = [r.n * (settings.keyword_candidates if r.keywords else settings.candidates) for r in checked]
     stand_ins = [stand_in_template(model, r) if settings.borrow_template else None for r in checked]
     for attempt in range(settings.max_attempts):
         factor = settings.oversample if attempt == 0 else 2.0  # later rounds: what is left failed before

@@ -87,6 +87,7 @@ class Command(BaseCommand):
         if opts["bare_keyword_boxes"]:
             overrides["bare_keyword_boxes"] = True
         overrides["candidates"] = opts["candidates"] or settings.CAPTION_CANDIDATES
+        overrides["keyword_candidates"] = settings.CAPTION_KEYWORD_CANDIDATES
         try:
             sampling = SamplingSettings(**overrides)
             model = load_caption_model(model_dir, opts["device"])

@@ -59,6 +59,7 @@ class Command(BaseCommand):
         parser.add_argument("--model", default=None, help="model directory (default: CAPTION_MODEL_DIR)")
         parser.add_argument("--temperature", type=float, default=SamplingSettings.temperature)
         parser.add_argument("--candidates", type=int, default=settings.CAPTION_CANDIDATES)
+        parser.add_argument("--keyword-candidates", type=int, default=settings.CAPTION_KEYWORD_CANDIDATES)
         parser.add_argument(
             "--versus",
             default="",
@@ -196,7 +197,11 @@ class Command(BaseCommand):
 def product_settings(opts: dict[str, Any]) -> SamplingSettings:
     """The product's sampling settings, with the temperature and candidates asked for."""
     try:
-        return SamplingSettings(temperature=opts["temperature"], candidates=opts["candidates"])
+        return SamplingSettings(
+            temperature=opts["temperature"],
+            candidates=opts["candidates"],
+            keyword_candidates=opts["keyword_candidates"],
+        )
     except ValueError as error:
         raise CommandError(str(error)) from None
 
