@@ -2,6 +2,7 @@
 
 python manage.py judge_captions build --data runs/data --out docs/judgements/NAME --seed 7
 python manage.py judge_captions build --keywords --out docs/judgements/NAME-keywords --seed 8
+python manage.py judge_captions build --new-templates bench/data/new-templates.json --out DIR --seed 9
 (a rater fills in docs/judgements/NAME/sheet.csv as ratings.csv, by the rules in the docs)
 python manage.py judge_captions report --out docs/judgements/NAME
 python manage.py judge_captions discriminate --data runs/data -n 2000
