@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from PIL import Image
 
 from feed.models import Meme, Template
@@ -77,6 +79,19 @@ def make_template(slug: str = "success", boxes: int = 2, **fields: Any) -> Templ
     template.image.save(f"{slug}.jpg", ContentFile(jpeg_bytes()), save=False)
     template.save()
     return template
+
+
+def post_template_form(curator: Client, boxes: str, follow: bool = False, **fields: Any) -> Any:
+    """The admin's add-template form, posted with a fresh image, ``boxes`` (JSON) and ``fields``."""
+    form = {
+        "name": "Success",
+        "slug": "success",
+        "image": SimpleUploadedFile("s.jpg", jpeg_bytes()),
+        "boxes": boxes,
+        "mark_position": "bottom-right",
+        **fields,
+    }
+    return curator.post("/admin/feed/template/add/", form, follow=follow)
 
 
 def make_meme(template: Template, texts: list[str] | None = None, **fields: Any) -> Meme:

@@ -7,11 +7,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from feed.models import Template
-from tests.conftest import jpeg_bytes, make_template
+from tests.conftest import make_template, post_template_form
 
 BOXES = json.dumps([{"anchor_y": 0, "scale_y": 0.25}, {"anchor_y": 0.75, "scale_y": 0.25}])
 
@@ -26,22 +25,8 @@ def curator(client: Client, staff: User, settings: Any, tmp_path: Path) -> Clien
 
 
 def add_template(curator: Client, examples: str, model_key: str = "") -> Any:
-    return curator.post(
-        "/admin/feed/template/add/",
-        {
-            "name": "Fry",
-            "slug": "fry",
-            "image": SimpleUploadedFile("fry.jpg", jpeg_bytes()),
-            "boxes": BOXES,
-            "mark_position": "bottom-right",
-            "is_active": "on",
-            "model_key": model_key,
-            "keywords": "",
-            "alternative_names": "",
-            "example_captions": examples,
-        },
-        follow=True,
-    )
+    fields = {"name": "Fry", "slug": "fry", "is_active": "on", "model_key": model_key}
+    return post_template_form(curator, BOXES, follow=True, example_captions=examples, **fields)
 
 
 def test_saving_a_new_template_without_examples_warns_what_it_lacks(curator: Client) -> None:

@@ -9,11 +9,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from feed.models import Template
-from tests.conftest import jpeg_bytes, make_template
+from tests.conftest import make_template, post_template_form
 
 BOXES = json.dumps([{"anchor_x": 0, "anchor_y": 0, "scale_x": 1, "scale_y": 0.2}, {"anchor_y": 0.8}])
 
@@ -25,17 +24,7 @@ def curator(client: Client, staff: User) -> Client:
 
 
 def add(curator: Client, **fields: Any) -> Any:
-    return curator.post(
-        "/admin/feed/template/add/",
-        {
-            "name": "Success",
-            "slug": "success",
-            "image": SimpleUploadedFile("s.jpg", jpeg_bytes()),
-            "boxes": BOXES,
-            "mark_position": "bottom-right",
-            **fields,
-        },
-    )
+    return post_template_form(curator, BOXES, **fields)
 
 
 def test_plain_text_is_stored_as_lists(curator: Client) -> None:
