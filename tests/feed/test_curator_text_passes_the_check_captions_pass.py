@@ -9,14 +9,13 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from rest_framework.test import APIClient
 
 from feed.importer import import_templates
 from feed.models import Template
 from generation.models import GenerationJob
-from tests.conftest import jpeg_bytes, make_template
+from tests.conftest import make_template, post_template_form
 from tests.template_folders import write_template_folder
 
 BOXES = json.dumps([{"anchor_x": 0, "anchor_y": 0, "scale_x": 1, "scale_y": 0.25}])
@@ -29,18 +28,9 @@ def curator(client: Client, staff: User) -> Client:
 
 
 def add_template(curator: Client, **fields: str) -> Any:
-    form = {
-        "name": "New One",
-        "slug": "new-one",
-        "image": SimpleUploadedFile("new.jpg", jpeg_bytes()),
-        "boxes": BOXES,
-        "mark_position": "bottom-right",
-        "is_active": "on",
-        "alternative_names": "",
-        "keywords": "",
-        "example_captions": "",
-    }
-    return curator.post("/admin/feed/template/add/", form | fields)
+    return post_template_form(
+        curator, BOXES, **({"name": "New One", "slug": "new-one", "is_active": "on"} | fields)
+    )
 
 
 @pytest.mark.parametrize(
