@@ -27,7 +27,7 @@ def curator(client: Client, staff: User) -> Client:
     return client
 
 
-def add_template(curator: Client, **fields: str) -> Any:
+def add_template(curator: Client, **fields: Any) -> Any:
     return post_template_form(
         curator, BOXES, **({"name": "New One", "slug": "new-one", "is_active": "on"} | fields)
     )
