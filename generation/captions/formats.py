@@ -106,9 +106,10 @@ def caption_format(
         what = f"none of its example captions has {box_count} box(es)"
     else:
         what = "its example captions share no opening words"
+    borrowed = ", only the manner of the trained template its examples read most like" if examples else ""
     note = (
-        f"{new} and {what}, so its captions follow no format. Give two or more example captions "
-        f"of {box_count} box(es) that open each box alike (“not sure if … | or just …”), "
-        "or the caption model's name for this template."
+        f"{new} and {what}, so its captions follow no format of its own{borrowed}. Give two or more "
+        f"example captions of {box_count} box(es) that open each box alike (“not sure if … | or just "
+        "…”), or the caption model's name for this template."
     )
     return CaptionFormat("none", found, note)

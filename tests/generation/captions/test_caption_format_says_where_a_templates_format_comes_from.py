@@ -30,7 +30,9 @@ def test_a_new_template_without_examples_is_said_to_lack_a_format() -> None:
 def test_examples_of_another_box_count_or_without_a_shared_opening_are_named() -> None:
     assert "none of its example captions has 3 box(es)" in caption_format("", TRAINED, FRY, 3).note
     unlike = ["cats are great | dogs too", "my boss | at work"]
-    assert "share no opening words" in caption_format("", TRAINED, unlike, 2).note
+    note = caption_format("", TRAINED, unlike, 2).note
+    assert "share no opening words" in note and "manner of the trained template" in note
+    assert "manner" not in caption_format("", TRAINED, [], 2).note  # no examples: nothing to borrow by
 
 
 def test_a_name_the_model_does_not_know_is_said_with_the_closest_it_does() -> None:
