@@ -27,6 +27,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault(
@@ -63,17 +64,13 @@ def opens_with_keyword(box: str, keywords: list[str]) -> bool:
     return bool(first) and any(keyword_form(first[0]) == keyword_form(k) or first[0] == k for k in keywords)
 
 
-BUILT_IN = {"before": {"bare_keyword_boxes": True, "keyword_start_share": 1.0}, "now": {}}
+BUILT_IN = {"before": "bare_keyword_boxes=true keyword_start_share=1.0", "now": ""}
 
 
-def variant(spec: str) -> tuple[str, dict[str, object]]:
-    """ "name:field=value,field=value" as a name and SamplingSettings overrides (numbers or true/false)."""
-    name, _, pairs = spec.partition(":")
-    overrides: dict[str, object] = {}
-    for pair in filter(None, pairs.split(",")):
-        field, _, value = pair.partition("=")
-        overrides[field] = value == "true" if value in ("true", "false") else float(value)
-    return name, overrides
+def variant(spec: str) -> tuple[str, str]:
+    """ "name:field=value,field=value" as a name and its SamplingSettings changes."""
+    name, _, changes = spec.partition(":")
+    return name, changes
 
 
 def main() -> None:
@@ -100,8 +97,8 @@ def main() -> None:
     seconds: dict[str, float] = {}
     requests = [CaptionRequest(slug, len(boxes), keywords, n=1) for slug, boxes, keywords in prompts]
     for candidates in (int(c) for c in args.candidates.split(",")):
-        for name, overrides in variants.items():
-            settings = SamplingSettings(**overrides | {"keyword_candidates": candidates})
+        for name, changes in variants.items():
+            settings = replace(SamplingSettings().changed(changes), keyword_candidates=candidates)
             started = time.perf_counter()
             written = model.write(requests, settings, rng_seed=args.seed)
             seconds[f"{name}, {candidates} cand."] = time.perf_counter() - started

@@ -27,7 +27,6 @@ import random
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
 
 os.environ.setdefault(
     "OMP_WAIT_POLICY", "PASSIVE"
@@ -41,7 +40,7 @@ from generation.captions.evaluate import nonword_share
 from generation.captions.model import load_caption_model
 from generation.captions.rerank import Vocabulary, word_pairs
 
-BUILT_IN: dict[str, dict[str, Any]] = {"unbounded": {"end_bonus": 0.0, "length_cost": 0.0}, "now": {}}
+BUILT_IN = {"unbounded": "end_bonus=0 length_cost=0", "now": ""}
 
 
 def figures(captions: list[Caption], known: Vocabulary) -> dict[str, float]:
@@ -73,7 +72,7 @@ def main() -> None:
         import torch
 
         torch.set_num_threads(args.threads)
-    variants: dict[str, dict[str, Any]] = BUILT_IN | dict(variant(spec) for spec in args.variant)
+    variants = BUILT_IN | dict(variant(spec) for spec in args.variant)
 
     model = load_caption_model(Path(args.model))
     memes = load_memes(Path(args.data) / "val")
@@ -83,8 +82,8 @@ def main() -> None:
     prompts = [(slug, rng.choice(held_out[slug])) for slug in rng.choices(slugs, k=args.prompts)]
     requests = [CaptionRequest(slug, len(boxes), n=args.n) for slug, boxes in prompts]
     rows = {"human": figures(people_like(prompts, held_out, args.n, rng), model.vocabulary)}
-    for name, overrides in variants.items():
-        written = model.write(requests, SamplingSettings(**overrides), rng_seed=args.seed)
+    for name, changes in variants.items():
+        written = model.write(requests, SamplingSettings().changed(changes), rng_seed=args.seed)
         rows[name] = figures([c.boxes for c in written], model.vocabulary)
     print(f"{len(requests)} requests of {args.n} captions, held-out templates and box counts")
     print(f"{'':>12} " + " ".join(f"{name:>12}" for name in next(iter(rows.values()))))

@@ -8,7 +8,8 @@ The prompt format is fixed here too, so the tokenizer, the trainer and the sampl
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields, replace
 from functools import cache
 from math import isfinite
 from pathlib import Path
@@ -198,6 +199,28 @@ class SamplingSettings:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def changed(self, text: str) -> SamplingSettings:
+        """A copy with the ``name=value`` pairs of ``text`` (space- or comma-separated), as the
+        commands and benchmarks that compare settings take them; SamplingError names a bad pair."""
+        types = {f.name: str(f.type) for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for pair in text.replace(",", " ").split():
+            name, _, value = pair.partition("=")
+            if name not in types or not value:
+                raise SamplingError(f"{pair!r} is not name=value of a sampling setting ({', '.join(types)})")
+            try:
+                changes[name] = SETTING_PARSERS[types[name]](value)
+            except ValueError:
+                raise SamplingError(f"{value!r} is not a value for {name}") from None
+        return replace(self, **changes)
+
+
+SETTING_PARSERS: dict[str, Callable[[str], Any]] = {
+    "float": float,
+    "int": int,
+    "bool": lambda text: text.lower() in ("1", "true", "yes"),
+}
 
 
 @dataclass

@@ -10,11 +10,9 @@ python manage.py judge_captions discriminate --data runs/data -n 2000
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from argparse import ArgumentParser
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +23,6 @@ from generation.captions.config import SamplingSettings
 from generation.captions.data import caption_text, load_memes, normalize_caption
 from generation.captions.errors import CaptionModelMissing
 
-SETTING_PARSERS: dict[str, Callable[[str], Any]] = {
-    "float": float,
-    "int": int,
-    "bool": lambda text: text.lower() in ("1", "true", "yes"),
-}
 KEY_DIR = Path("runs/judgement-keys")  # kept away from the sheet until the ratings are in
 
 
@@ -211,20 +204,8 @@ def versus_settings(text: str, base: SamplingSettings) -> SamplingSettings | Non
     """``base`` with the ``name=value`` pairs of ``text`` (space- or comma-separated), or None."""
     if not text.strip():
         return None
-    types = {f.name: f.type for f in dataclasses.fields(SamplingSettings)}
-    changes: dict[str, Any] = {}
-    for pair in text.replace(",", " ").split():
-        name, _, value = pair.partition("=")
-        if name not in types or not value:
-            raise CommandError(
-                f"--versus: {pair!r} is not name=value of a sampling setting ({', '.join(types)})"
-            )
-        try:
-            changes[name] = SETTING_PARSERS[str(types[name])](value)
-        except ValueError:
-            raise CommandError(f"--versus: {value!r} is not a value for {name}") from None
     try:
-        return dataclasses.replace(base, **changes)
+        return base.changed(text)
     except ValueError as error:
         raise CommandError(f"--versus: {error}") from None
 
