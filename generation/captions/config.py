@@ -35,10 +35,10 @@ def trained_templates(model_dir: Path) -> frozenset[str] | None:
     """The template slugs a model directory was trained on, read off its tokenizer's special
     tokens without loading the model; None where the directory holds no model (a site whose
     caption workers run elsewhere)."""
-    path = model_dir / "tokenizer.json"
+    path = Path(model_dir) / "tokenizer.json"
     try:
         return _slugs_in(path, path.stat().st_mtime_ns)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -47,7 +47,9 @@ def _slugs_in(path: Path, modified: int) -> frozenset[str]:  # modified: a new m
     tokens = [entry["content"] for entry in json.loads(path.read_text(encoding="utf-8"))["added_tokens"]]
     prefix, suffix = "<|tpl:", "|>"
     return frozenset(
-        t[len(prefix) : -len(suffix)] for t in tokens if t.startswith(prefix) and t != GENERIC_TEMPLATE
+        t[len(prefix) : -len(suffix)]
+        for t in tokens
+        if isinstance(t, str) and t.startswith(prefix) and t.endswith(suffix) and t != GENERIC_TEMPLATE
     )
 
 
@@ -164,7 +166,8 @@ class SamplingSettings:
     # trained template those examples read likeliest under (Scumbag Steve's token for a new Bad
     # Luck Brian), its examples' box openings still forced (unseen.py): on eight such templates
     # its people's captions scored 1.013 nats/char under that token against 1.048 under the
-    # generic one; judged blind, coherent 24% against 20%, in format 24% against 19%.
+    # generic one; judged blind against openings alone, coherent 24% against 20%, in format 24%
+    # against 19% (two sheets; over the six sheets it was in, 18.8% and 22.2%).
     borrow_template: bool = True
     max_attempts: int = 4  # rounds of resampling for captions the filters reject
     oversample: float = 1.3  # first round asks for this many times n, filters will reject some
@@ -216,11 +219,15 @@ class SamplingSettings:
         return replace(self, **changes)
 
 
-SETTING_PARSERS: dict[str, Callable[[str], Any]] = {
-    "float": float,
-    "int": int,
-    "bool": lambda text: text.lower() in ("1", "true", "yes"),
-}
+def parse_bool(text: str) -> bool:
+    """true/yes/1 or false/no/0; anything else (a typo such as "ture") is a ValueError."""
+    value = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}.get(text.lower())
+    if value is None:
+        raise ValueError(text)
+    return value
+
+
+SETTING_PARSERS: dict[str, Callable[[str], Any]] = {"float": float, "int": int, "bool": parse_bool}
 
 
 @dataclass

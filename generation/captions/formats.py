@@ -73,9 +73,12 @@ class CaptionFormat:
     openings: tuple[str, ...]
     note: str
 
+    unknown_key: bool = False  # a model_key the model was not trained on (a typo, most likely)
+
     @property
     def lacking(self) -> bool:
-        return self.source == "none"
+        """Whether saving the template should warn: no format at all, or a name the model lacks."""
+        return self.source == "none" or self.unknown_key
 
 
 def caption_format(
@@ -90,7 +93,7 @@ def caption_format(
     if model_key in (trained or ()):
         note = "The caption model was trained on this template: its captions follow the format it learnt."
         return CaptionFormat("trained", (), note)
-    new = "New to the caption model"
+    new, unknown = "New to the caption model", bool(model_key)
     if model_key:
         close = difflib.get_close_matches(model_key, sorted(trained or ()), n=1)
         hint = f" (did you mean “{close[0]}”?)" if close else ""
@@ -98,18 +101,20 @@ def caption_format(
     found = tuple(openings(examples, box_count))
     if any(found):
         shown = " | ".join(f"“{text} …”" if text else "…" for text in found)
-        return CaptionFormat("examples", found, f"{new}: each box opens as the examples do: {shown}")
+        note = f"{new}: each box opens as most of the examples do: {shown}"
+        return CaptionFormat("examples", found, note, unknown)
+    examples = [text for text in examples if text.strip()]
     fitting = [boxes for boxes in example_boxes(examples) if len(boxes) == box_count]
     if not examples:
         what = "it has no example captions"
     elif not fitting:
         what = f"none of its example captions has {box_count} box(es)"
     else:
-        what = "its example captions share no opening words"
-    borrowed = ", only the manner of the trained template its examples read most like" if examples else ""
+        what = "no opening words are shared by most of its example captions"
+    borrowed = ", only the manner of the trained template its examples read most like" if fitting else ""
     note = (
-        f"{new} and {what}, so its captions follow no format of its own{borrowed}. Give two or more "
-        f"example captions of {box_count} box(es) that open each box alike (“not sure if … | or just "
-        "…”), or the caption model's name for this template."
+        f"{new} and {what}, so its captions follow no format of its own{borrowed}. Give example "
+        f"captions of {box_count} box(es), most of them (at least two) opening each box alike (“not "
+        "sure if … | or just …”), or the caption model's name for this template."
     )
-    return CaptionFormat("none", found, note)
+    return CaptionFormat("none", found, note, unknown)

@@ -19,25 +19,26 @@ def test_a_template_the_model_was_trained_on_follows_what_it_learnt() -> None:
 def test_a_new_template_opens_each_box_as_its_examples_do() -> None:
     found = caption_format("", TRAINED, FRY, 2)
     assert found.source == "examples" and found.openings == ("not sure if", "or just")
-    assert "“not sure if …” | “or just …”" in found.note
+    assert "as most of the examples do: “not sure if …” | “or just …”" in found.note
 
 
 def test_a_new_template_without_examples_is_said_to_lack_a_format() -> None:
     found = caption_format("", TRAINED, [], 2)
-    assert found.lacking and "no example captions" in found.note and "two or more" in found.note
+    assert found.lacking and "no example captions" in found.note and "at least two" in found.note
 
 
 def test_examples_of_another_box_count_or_without_a_shared_opening_are_named() -> None:
     assert "none of its example captions has 3 box(es)" in caption_format("", TRAINED, FRY, 3).note
     unlike = ["cats are great | dogs too", "my boss | at work"]
     note = caption_format("", TRAINED, unlike, 2).note
-    assert "share no opening words" in note and "manner of the trained template" in note
+    assert "no opening words are shared by most" in note and "manner of the trained template" in note
     assert "manner" not in caption_format("", TRAINED, [], 2).note  # no examples: nothing to borrow by
 
 
 def test_a_name_the_model_does_not_know_is_said_with_the_closest_it_does() -> None:
     found = caption_format("Futurama-Fy", TRAINED, FRY, 2)
     assert found.source == "examples"  # written for as a new template, from its examples
+    assert found.lacking  # so saving it warns
     assert "no template named “Futurama-Fy”" in found.note and "“Futurama-Fry”" in found.note
 
 
@@ -54,6 +55,9 @@ def test_trained_templates_are_read_off_the_tokenizer_without_the_model(tmp_path
     assert trained_templates(tmp_path / "missing") is None
     (tmp_path / "tokenizer.json").write_text("{not json")
     assert trained_templates(tmp_path) is None
+    (tmp_path / "tokenizer.json").write_text(json.dumps({"added_tokens": [{"content": None}, "odd"]}))
+    assert trained_templates(tmp_path) is None  # an odd tokenizer file reads as no model, not a crash
+    assert trained_templates(str(tmp_path / "missing")) is None  # type: ignore[arg-type]
 
 
 def test_the_shipped_model_knows_its_templates() -> None:

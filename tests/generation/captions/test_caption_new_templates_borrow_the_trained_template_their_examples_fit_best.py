@@ -34,6 +34,12 @@ def test_rows_of_a_new_template_go_under_its_stand_in(model: CaptionModel) -> No
     assert {row.prompt[0] for row in rows} == {model.ids.template("Bad-Luck-Brian")}
 
 
+def test_examples_are_read_as_the_model_was_trained_and_only_of_the_box_count(model: CaptionModel) -> None:
+    shouted = [text.upper() for text in BRIAN] + ["a one box caption"]
+    assert stand_in_template(model, CaptionRequest(None, 2, examples=shouted)) == "Bad-Luck-Brian"
+    assert stand_in_template(model, CaptionRequest(None, 3, examples=BRIAN)) is None
+
+
 def test_without_examples_or_for_a_trained_template_nothing_is_borrowed(model: CaptionModel) -> None:
     assert stand_in_template(model, CaptionRequest(None, 2)) is None
     assert stand_in_template(model, CaptionRequest("Success-Kid", 1, examples=["goes to the beach"])) is None

@@ -23,6 +23,7 @@ def test_pairs_change_a_copy_and_leave_the_rest() -> None:
         ("end_bonus", "not name=value of a sampling setting"),
         ("candidates=2.5", "'2.5' is not a value for candidates"),
         ("top_p=2", "top_p must be above 0 and at most 1"),
+        ("borrow_template=ture", "'ture' is not a value for borrow_template"),
     ],
 )
 def test_a_bad_pair_is_refused_with_the_reason(text: str, problem: str) -> None:
