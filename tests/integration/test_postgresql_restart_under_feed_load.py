@@ -188,11 +188,13 @@ def test_an_idle_site_after_a_postgresql_restart_fails_at_most_one_request_per_w
     for _ in range(4 * SITE_WORKERS):  # every worker holds a connection
         assert site.ask("GET", "/api/feed/", reader.token).status == 200
     restart_postgres()
-    answers = [site.ask("GET", "/api/feed/", reader.token) for _ in range(4 * SITE_WORKERS)]
+    # Which worker takes a request is the kernel's choice: one may be first asked late in the
+    # round, so its one failure can be any request, the last included; over two rounds each
+    # worker still fails at most once.
+    answers = [site.ask("GET", "/api/feed/", reader.token) for _ in range(8 * SITE_WORKERS)]
     for answer in answers:
         assert_clean(answer)
     failed = sum(answer.status != 200 for answer in answers)
     mode = "on" if health_checks else "off"
     print(f"\nhealth checks {mode}: {failed} of {len(answers)} requests failed after a restart")
-    assert answers[-1].status == 200
     assert failed == 0 if health_checks else failed <= SITE_WORKERS
