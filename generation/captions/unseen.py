@@ -32,15 +32,15 @@ def stand_in_template(model: LoadedModel, request: CaptionRequest) -> str | None
     if request.template_key is not None and model.knows(request.template_key):
         return None
     captions = (normalize_caption(text.split("|")) for text in request.examples)
-    fitting = tuple(" | ".join(c) for c in captions if len(c) == request.box_count)
+    fitting = tuple(tuple(c) for c in captions if len(c) == request.box_count)
     return likeliest_template(model, fitting[:MAX_EXAMPLES]) if fitting else None
 
 
 @lru_cache(maxsize=256)  # a template's jobs ask with the same examples again and again
-def likeliest_template(model: LoadedModel, examples: tuple[str, ...]) -> str | None:
-    """The trained template under which the examples' total nats are lowest (None for a model
-    trained on no template names)."""
-    captions = [text.split(" | ") for text in examples]
+def likeliest_template(model: LoadedModel, examples: tuple[tuple[str, ...], ...]) -> str | None:
+    """The trained template under which the examples' (boxes each) total nats are lowest (None
+    for a model trained on no template names)."""
+    captions = [list(boxes) for boxes in examples]
     slugs = sorted(model.ids.templates)
     if not slugs:
         return None
