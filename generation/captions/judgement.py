@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from generation.captions.config import SamplingSettings
 from generation.captions.data import Caption, caption_text
@@ -143,18 +143,31 @@ class NewTemplate:
 
 def read_new_templates(text: str) -> list[NewTemplate]:
     """Templates from JSON: [{"name", "examples": ["top | bottom", ...], "people": [...]}, ...];
-    ValueError says what is wrong. Every caption of a template has its examples' box count."""
-    templates = []
-    try:
-        for entry in json.loads(text):
-            examples = [[box.strip() for box in t.split("|")] for t in entry["examples"]]
-            people = [[box.strip() for box in t.split("|")] for t in entry["people"]]
-            if not examples or not people or len({len(c) for c in examples + people}) != 1:
-                raise ValueError(f"{entry['name']}: examples and people's captions need one box count")
-            templates.append(NewTemplate(str(entry["name"]), examples, people))
-    except (KeyError, TypeError, AttributeError) as error:
-        raise ValueError(f"each template needs a name, examples and people's captions ({error})") from None
+    ValueError says what is wrong. Names are unique; every caption of a template has its
+    examples' box count."""
+    entries = json.loads(text)
+    if not isinstance(entries, list) or not entries:
+        raise ValueError("expected a non-empty JSON list of templates")
+    templates: list[NewTemplate] = []
+    for entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].strip():
+            raise ValueError(f"each template needs a name, examples and people's captions, not {entry!r:.80}")
+        name = entry["name"].strip()
+        if any(t.name == name for t in templates):
+            raise ValueError(f"{name}: listed twice")
+        examples, people = caption_list(entry, "examples"), caption_list(entry, "people")
+        if len({len(c) for c in examples + people}) != 1:
+            raise ValueError(f"{name}: examples and people's captions need one box count")
+        templates.append(NewTemplate(name, examples, people))
     return templates
+
+
+def caption_list(entry: dict[str, Any], field_name: str) -> list[Caption]:
+    """A template's ``field_name``: a non-empty list of "top | bottom" texts, as boxes."""
+    texts = entry.get(field_name)
+    if not isinstance(texts, list) or not texts or not all(isinstance(t, str) and t.strip() for t in texts):
+        raise ValueError(f"{entry['name']}: {field_name} must be a non-empty list of captions")
+    return [[box.strip() for box in t.split("|")] for t in texts]
 
 
 def build_new_template_set(

@@ -57,11 +57,15 @@ def test_the_product_is_asked_as_for_a_new_template_with_the_curators_examples()
         json.dumps([{**FRY, "people": ["one box only"]}]),  # a box count unlike the examples'
         json.dumps([{"name": "Fry", "examples": ["a | b"]}]),  # no people's captions
         json.dumps([{**FRY, "examples": []}]),
+        json.dumps([{**FRY, "examples": "not sure if | or just"}]),  # text, not a list of captions
+        json.dumps([{**FRY, "name": ""}]),
+        json.dumps([FRY, FRY]),  # one name twice
         json.dumps({"name": "not a list"}),
+        json.dumps([]),
     ],
 )
 def test_a_malformed_file_says_what_is_wrong(text: str) -> None:
-    with pytest.raises(ValueError, match=r"box count|needs a name"):
+    with pytest.raises(ValueError, match=r"box count|needs a name|non-empty|listed twice"):
         read_new_templates(text)
 
 
