@@ -4,7 +4,9 @@ Works on ``plain_form`` text (lower-case ASCII). Each whitespace token is read s
 
 * its letters with leetspeak read as letters (``sh1t``, ``@ss``, ``$hit``, ``b1+ch``, ``cvnt``) and the pieces
   between punctuation (``bull-shit``), each piece and their join (``f.u.c.k``, ``a-s-s``);
-* with ``*``, ``#`` or ``%`` standing for hidden letters (``f**k``, ``b*tch``, ``hillarysh*t``);
+* with ``*``, ``#`` or ``%`` standing for hidden letters (``f**k``, ``b*tch``, ``hillarysh*t``), and
+  ``@`` between letters in a word of four letters or more too (``f@ck``: read as an "a" it hides
+  the word);
 * runs of one- and two-letter tokens joined, however spaced (``f u c k``, ``bi t c h``,
   ``b i tc h``), and two or three short tokens joined when that makes a refused word or starts
   with a ``word*`` entry (``fu ck``, ``mother fu cker``);
@@ -35,6 +37,7 @@ LEET = str.maketrans("013457895@$", "oieastbgsas")
 LEET_BETWEEN_LETTERS = {"!": "i", "|": "i", "+": "t", "<": "c", "(": "c"}  # "sh!t", "b1+ch", "fu<k"
 LEET_SYMBOL = re.compile(r"(?<=[a-z])[!|+<(](?=[a-z])")
 NOT_LETTERS = re.compile(r"[^a-z]+")
+AT_BETWEEN_LETTERS = re.compile(r"(?<=[a-z])@(?=[a-z])")
 MASK_RUN = re.compile(f"[{re.escape(MASKS)}]+")
 MASKED_WORD = re.compile(f"[a-z{re.escape(MASKS)}]+")  # letters and masks only: "f**k", not "^$&*("
 STRETCH = re.compile(r"([a-z])\1{2,}")  # a letter held three times or more
@@ -186,6 +189,8 @@ def _candidates(tokens: list[Token], words: Lexicon) -> Iterator[str]:
             yield token.joined
         if any(mask in token.core for mask in MASKS):
             yield from _masked(token.core, words)
+        if "@" in token.core and AT_BETWEEN_LETTERS.search(token.core) and len(token.joined) > 3:
+            yield from _masked(AT_BETWEEN_LETTERS.sub("*", token.core), words)  # not "c@t"
     yield from _spaced(tokens, words)
     yield from _phrases([t.joined for t in tokens], words)
     yield from _spelled(tokens)
@@ -248,11 +253,18 @@ def _phrases(forms: list[str], words: Lexicon) -> Iterator[str]:
 def _phrase_starts(
     forms: list[str], phrases: tuple[tuple[str, ...], ...]
 ) -> Iterator[tuple[int, tuple[str, ...]]]:
-    """(position, phrase) for each phrase the forms spell, word for word."""
+    """(position, phrase) for each phrase the forms spell, word for word, its last word also
+    with -s or -es ("camel jockeys")."""
     for start, form in enumerate(forms):
         for phrase in phrases:
-            if phrase[0] == form and tuple(forms[start : start + len(phrase)]) == phrase:
+            said = forms[start : start + len(phrase)]
+            if phrase[0] == form and len(said) == len(phrase) and _says(said, phrase):
                 yield start, phrase
+
+
+def _says(said: list[str], phrase: tuple[str, ...]) -> bool:
+    *first, last = phrase
+    return said[:-1] == first and said[-1] in (last, last + "s", last + "es")
 
 
 def _masked(core: str, words: Lexicon) -> Iterator[str]:

@@ -42,11 +42,15 @@ LOOKALIKE_PAIRS = dict(
         strict=True,
     )
 )
+# Greek small mu (and the micro sign, which NFKC makes mu) is a "u" with a tail to the eye
+# ("fμck"), however its capital looks: captions are shown as typed beside the image too.
+OTHER_LOOKALIKES = {"μ": "u"}
 # Most memes are drawn in capitals: a small letter whose capital is a lookalike ("τ" → "Τ")
 # reads as that capital's letter.
 LOOKALIKES = str.maketrans(
     {upper.lower(): latin for upper, latin in LOOKALIKE_PAIRS.items() if upper.lower() != upper}
     | LOOKALIKE_PAIRS
+    | OTHER_LOOKALIKES
 )
 
 

@@ -27,6 +27,8 @@ DISGUISED = [
     "ΒΙΤCΗ",  # Greek capitals
     "𝐟𝐮𝐜𝐤",  # mathematical bold
     "fu ck",
+    "f@ck",  # an @ hiding a letter, not only standing for an "a"
+    "fμck",  # Greek mu: a u with a tail
 ]
 
 
@@ -45,3 +47,8 @@ def test_slurs_are_refused_in_captions_and_keywords() -> None:
     assert CaptionFilter().reason(["look at this", "f4ggot over there"]) == "profanity"
     with pytest.raises(KeywordError, match="profanity"):
         clean_keywords(["n1gga"])
+
+
+@pytest.mark.parametrize("text", ["my c@t at 3am", "email me@home.com today", "b@ll is life forever"])
+def test_an_at_sign_in_an_ordinary_word_is_not_read_as_a_mask(text: str) -> None:
+    assert CaptionFilter().reason([text]) is None

@@ -18,6 +18,10 @@ from generation.moderation import refusal
         "some bellend took my spot",
         "dumbfuk neighbour",
         "mothafukka lagged",
+        "camel jockeys at the pump",  # a listed phrase in the plural
+        "wiggers trying to rap",
+        "bukkake party tonight",  # explicit words a writer's captions found missing
+        "doggy style or nothing",
     ],
 )
 def test_a_slur_or_swear_word_the_first_list_lacked_is_refused(text: str) -> None:
@@ -26,7 +30,14 @@ def test_a_slur_or_swear_word_the_first_list_lacked_is_refused(text: str) -> Non
 
 
 @pytest.mark.parametrize(
-    "text", ["tabs vs spaces | the eternal war", "make it six spaces", "the big bang | *poof* a universe"]
+    "text",
+    [
+        "tabs vs spaces | the eternal war",
+        "make it six spaces",
+        "the big bang | *poof* a universe",
+        "customers clap when *he* breaks a plate",  # a mask of emphasis reaches no short slur
+        "doggy daycare | best day ever",
+    ],
 )
 def test_ordinary_words_the_new_entries_reach_are_accepted(text: str) -> None:
     assert refusal(text) is None
