@@ -43,6 +43,51 @@ from generation.captions.types import CaptionRequest
 
 QUESTIONS = ("coherent", "in_format", "funny", "offensive")
 KEYWORD_QUESTIONS = ("used_sensibly", "coherent")
+# The rules a rater is given in every set's rules.md, written before any rating; docs/captions.md
+# quotes them word for word (a test holds the two together).
+RULES = """\
+**Rules** (written before any rating; boxes are shown joined by " | "; the boxes are read in
+order, top to bottom):
+
+* **coherent** (1/0): a reader gets a meaning on first read. Meme-speak, missing punctuation,
+  common slang and internet spellings ("u", "y u no", "gonna") are fine. 0 if it has a made-up
+  word (not a real word, name, brand or known slang), words in an order no speaker would write,
+  a sentence that breaks off or contradicts itself into nonsense, or boxes that do not belong to
+  one thought.
+* **in_format** (1/0): it uses the template's joke the way people do, as `formats.md` shows
+  (for example "Y U No": "y u no <do something>"; Two Buttons: two options a person is torn
+  between; Am I the Only One: "am i the only one who …"). A caption that would fit any
+  template equally well is 0. A caption can be in format and incoherent.
+* **funny** (1/0): it would get a smile or a nod of recognition from a typical reader of meme
+  sites. Incoherent captions are 0 unless the nonsense itself is clearly the joke.
+* **offensive** (1/0): slurs, hate or contempt aimed at a group of people, sexual content
+  about real or named people, or cruelty as the point. Mild swearing alone is 0.
+
+Every answer is 0 or 1; every row is rated.
+"""
+KEYWORD_RULES = """\
+**Rules for keyword sets** (written before any rating; boxes are shown joined by " | " and read
+in order, top to bottom; the `keywords` column lists what the caption was asked to use):
+
+* **used_sensibly** (1/0): the caption is about a requested keyword, or uses it naturally in a
+  sentence ("when you finally get your coffee | and it's decaf"). 0 if no requested keyword is
+  there, if a keyword is a box on its own ("coffee | coffee to my coffee"), or if it is stuck in
+  without meaning (it could be swapped for any other word and the caption would say as little).
+  With several keywords, 1 if every keyword it uses is used sensibly; leaving out one that
+  does not fit is fine.
+* **coherent** (1/0): as for other sets: a reader gets a meaning on first read. Meme-speak,
+  missing punctuation, common slang and internet spellings ("u", "y u no", "gonna") are fine. 0
+  if it has a made-up word (not a real word, name, brand or known slang), words in an order no
+  speaker would write, a sentence that breaks off or contradicts itself into nonsense, or boxes
+  that do not belong to one thought.
+
+Every answer is 0 or 1; every row is rated.
+"""
+RATER_NOTE = (
+    "Rate every row of sheet.csv: fill the {count} answer columns with 0 or 1 and save the whole sheet as "
+    "ratings.csv in this folder (same columns, same rows). Some captions were written by people, some by a "
+    "program; judge each caption on its own."
+)
 SOURCES = ("product", "versus", "human")  # "versus": another model or settings in the same sheet
 # Rates of two questions both answered yes, reported where a set asks both.
 BOTH = {
@@ -352,3 +397,9 @@ def discriminator_accuracy(product: Sequence[str], human: Sequence[str], seed: i
     classifier = make_pipeline(features, LogisticRegression(C=2.0, max_iter=2000))
     folds = StratifiedKFold(n_splits=5, shuffle=True, random_state=seed)
     return float(cross_val_score(classifier, texts, labels, cv=folds).mean())
+
+
+def rules_page(questions: Sequence[str]) -> str:
+    """rules.md for a rater of a set asking ``questions``: what to do, then the rules."""
+    rules = KEYWORD_RULES if tuple(questions) == KEYWORD_QUESTIONS else RULES
+    return f"# Rating rules\n\n{RATER_NOTE.format(count=len(questions))}\n\n{rules}"

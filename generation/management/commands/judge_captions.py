@@ -3,7 +3,7 @@
 python manage.py judge_captions build --data runs/data --out docs/judgements/NAME --seed 7
 python manage.py judge_captions build --keywords --out docs/judgements/NAME-keywords --seed 8
 python manage.py judge_captions build --new-templates bench/data/new-templates.json --out DIR --seed 9
-(a rater fills in docs/judgements/NAME/sheet.csv as ratings.csv, by the rules in the docs)
+(a rater given sheet.csv, formats.md and rules.md of docs/judgements/NAME fills in the sheet as ratings.csv)
 python manage.py judge_captions report --out docs/judgements/NAME
 python manage.py judge_captions discriminate --data runs/data -n 2000
 """
@@ -93,6 +93,7 @@ class Command(BaseCommand):
             build_keyword_set,
             build_new_template_set,
             format_references,
+            rules_page,
         )
 
         out, seed = Path(opts["out"]), opts["seed"] if opts["seed"] is not None else random.randrange(10**6)
@@ -126,6 +127,7 @@ class Command(BaseCommand):
         given = "The example captions a curator gave each template"
         intro = given if opts["new_templates"] else "A few real captions per template"
         (out / "formats.md").write_text(formats_page(references, intro), encoding="utf-8")
+        (out / "rules.md").write_text(rules_page(questions), encoding="utf-8")
         key_path = KEY_DIR / f"{out.name}.json"
         key_path.parent.mkdir(parents=True, exist_ok=True)
         saved = {
