@@ -114,7 +114,7 @@ def lexicon() -> Lexicon:
             words.add(entry[:-1])
         else:
             words.update((entry, entry + "s", entry + "es"))
-    refused = frozenset(words)
+    refused = frozenset(words - ordinary)  # "fawk" gives "fawkes": "!fawkes" takes it back
     return Lexicon(
         refused,
         tuple(roots),
@@ -271,7 +271,10 @@ def _masked(core: str, words: Lexicon) -> Iterator[str]:
     """Refused words a masked token can stand for: ``f**k`` as a whole word (a run of masks
     for 1 to 2 more letters than it has masks), ``hillarysh*t`` with a root inside (a mask a
     letter)."""
-    text = core.translate(LEET).lstrip(MASKS)  # a leading mask is emphasis or a bullet: "*sigh", "*does"
+    text = core.translate(LEET)
+    if text[0] in MASKS and text[-1] in MASKS:  # "*he*": emphasis around a word, nothing hidden
+        text = text.strip(MASKS)
+    text = text.lstrip(MASKS)  # a leading mask is emphasis or a bullet: "*sigh", "*does"
     if MASKED_WORD.fullmatch(text) is None:
         return
     letters = sum(c.isalpha() for c in core)  # written letters: "90%" is a number, not "go%"
