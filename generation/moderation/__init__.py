@@ -9,7 +9,8 @@ the NFKC form that is also what gets stored and drawn, so what is checked is wha
 2. refused words (``refused_words.txt``: strong swear words, explicit sexual words, slurs) are
    looked for in the plain form, however spelled (lookalikes, accents, leetspeak, ``*`` masks,
    separators inside words, joined words);
-3. a trained classifier judges hateful or abusive meaning ("china should be dead").
+3. a trained classifier judges hateful or abusive meaning ("china should be dead"), and the
+   triple parentheses of the antisemitic echo ("(((they)))") are refused as hateful.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from generation.moderation.classifier import classifier
-from generation.moderation.lexicon import read_tokens, refused_word
+from generation.moderation.lexicon import echoed_word, read_tokens, refused_word
 from generation.moderation.text import (
     describe,
     invisible_characters,
@@ -58,9 +59,10 @@ def refusal(text: str) -> Refusal | None:
         return Refusal("invisible", describe(hidden))
     if missing := undrawable_characters(shown):
         return Refusal("undrawable", describe(missing))
-    tokens = read_tokens(plain_form(shown))
+    plain = plain_form(shown)
+    tokens = read_tokens(plain)
     if refused_word(tokens) is not None:
         return Refusal("profanity")
-    if classifier().refuses(tokens):
+    if echoed_word(plain) is not None or classifier().refuses(tokens):
         return Refusal("hateful")
     return None

@@ -40,6 +40,10 @@ NOT_LETTERS = re.compile(r"[^a-z]+")
 AT_BETWEEN_LETTERS = re.compile(r"(?<=[a-z])@(?=[a-z])")
 MASK_RUN = re.compile(f"[{re.escape(MASKS)}]+")
 MASKED_WORD = re.compile(f"[a-z{re.escape(MASKS)}]+")  # letters and masks only: "f**k", not "^$&*("
+# Triple parentheses around one word or name, "(((they)))": the antisemitic "echo" no word list
+# can hold. Hugs are written so too, and whole phrases ("(((inhales deeply)))", an ImgFlip caption).
+ECHO = re.compile(r"\({3}\s*([a-z][a-z'-]*)\s*\){3}")
+ECHO_HUGS = frozenset({"hug", "hugs"})
 STRETCH = re.compile(r"([a-z])\1{2,}")  # a letter held three times or more
 MAX_JOINED = 3  # tokens joined when they make a refused word exactly ("fu ck", "f uc k")
 MAX_FRAGMENT = 4  # letters: only tokens this short are joined so (a refused word split in parts)
@@ -165,6 +169,11 @@ def refused_word(tokens: list[Token]) -> str | None:
     ordinary phrase ("moby dick", ``ordinary_phrases.txt``) are not read."""
     words = lexicon()
     return next(_candidates(without_ordinary_phrases(tokens, words), words), None)
+
+
+def echoed_word(plain: str) -> str | None:
+    """The word a ``plain_form`` text puts in an antisemitic echo, "(((they)))", or None."""
+    return next((m.group(1) for m in ECHO.finditer(plain) if m.group(1) not in ECHO_HUGS), None)
 
 
 def _listed_phrases(path: Path) -> list[tuple[str, ...]]:

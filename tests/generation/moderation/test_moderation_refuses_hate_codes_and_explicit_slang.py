@@ -1,6 +1,6 @@
-"""Hate codes, explicit slang and insults a writer's captions found missing are refused as words
-or phrases; the ordinary words and names they sit beside ("guy fawkes", a rugby hooker, emphasis
-around a short word) are not."""
+"""Hate codes, explicit slang and insults writers' captions found missing are refused as words or
+phrases, and the triple-parentheses echo as hateful; the ordinary words and names they sit beside
+("guy fawkes", a rugby hooker, emphasis around a short word, shag carpet, hugs) are not."""
 
 import pytest
 
@@ -30,6 +30,18 @@ from generation.moderation import refusal
         "douche bags on the bus",
         "bollocks to this",
         "fawk off",
+        "rahowa brothers",
+        "dindu nuffin officer",
+        "the 13/50 stat again",
+        "join the 41% already",
+        "typical oven dodger",
+        "what a knobhead",
+        "fookin hell mate",
+        "fancy a shag tonight",
+        "shirtlifters everywhere",
+        "gangbang at mine",
+        "milf next door",
+        "rimjob friday",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
@@ -46,7 +58,23 @@ def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
         "when *he* breaks a plate",
         "the door knocker fell off",
         "grandad's 88th birthday",
+        "that shag carpet has to go",
+        "like a boss",
+        "gangbangers in the movie",
+        "my dad's old matsushita radio",
+        "clitheroe castle on a sunny day",
     ],
 )
 def test_the_ordinary_words_beside_them_are_accepted(text: str) -> None:
+    assert refusal(text) is None
+
+
+@pytest.mark.parametrize("text", ["(((they))) own the banks", "ask ((( soros )))", "(((globalists)))"])
+def test_the_triple_parentheses_echo_around_a_word_is_refused_as_hateful(text: str) -> None:
+    reason = refusal(text)
+    assert reason is not None and reason.reason == "hateful"
+
+
+@pytest.mark.parametrize("text", ["sending (((hugs)))", "(((inhales deeply))) / west virginia", "((nice))"])
+def test_parentheses_around_a_hug_or_a_phrase_are_accepted(text: str) -> None:
     assert refusal(text) is None
