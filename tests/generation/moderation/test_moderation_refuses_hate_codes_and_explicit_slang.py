@@ -42,6 +42,11 @@ from generation.moderation import refusal
         "gangbang at mine",
         "milf next door",
         "rimjob friday",
+        "holohoax believers",
+        "it's okay to be white",
+        "filthy taigs",
+        "poofter can't kick",  # "*poof*" is emphasis now, so the word no longer reaches it
+        "dtf? my place",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
