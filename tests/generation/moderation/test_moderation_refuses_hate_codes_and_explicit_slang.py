@@ -47,6 +47,9 @@ from generation.moderation import refusal
         "filthy taigs",
         "poofter can't kick",  # "*poof*" is emphasis now, so the word no longer reaches it
         "dtf? my place",
+        "abos at the servo",
+        "13% of the population, 50% of the crime",
+        "clown world, we all know who",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
@@ -68,6 +71,7 @@ def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
         "gangbangers in the movie",
         "my dad's old matsushita radio",
         "clitheroe castle on a sunny day",
+        "i'm a boss at this game",  # "a boss" joined is not "abos" with -s
     ],
 )
 def test_the_ordinary_words_beside_them_are_accepted(text: str) -> None:
