@@ -50,6 +50,9 @@ from generation.moderation import refusal
         "abos at the servo",
         "13% of the population, 50% of the crime",
         "clown world, we all know who",
+        "we wuz kangz n shiet",
+        "the 14 words",
+        "lezzers again",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
@@ -72,6 +75,10 @@ def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
         "my dad's old matsushita radio",
         "clitheroe castle on a sunny day",
         "i'm a boss at this game",  # "a boss" joined is not "abos" with -s
+        "the wankel engine",
+        "dick's sporting goods sale",
+        "dick van dyke dancing",
+        "the pogroms in history class",
     ],
 )
 def test_the_ordinary_words_beside_them_are_accepted(text: str) -> None:
