@@ -53,6 +53,8 @@ from generation.moderation import refusal
         "we wuz kangz n shiet",
         "the 14 words",
         "lezzers again",
+        "carpet munchers parade",
+        "she bought a strapon",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
@@ -79,6 +81,7 @@ def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
         "dick's sporting goods sale",
         "dick van dyke dancing",
         "the pogroms in history class",
+        "strap on my helmet and go",
     ],
 )
 def test_the_ordinary_words_beside_them_are_accepted(text: str) -> None:
