@@ -445,22 +445,27 @@ class RateLimitBucket(models.Model):
         if found is None:
             return 0.0
         refill = limit / window_seconds
-        level = min(float(limit), found[0] + (now - found[1]) * refill)
+        level = min(float(limit), found[0] + max(0.0, now - found[1]) * refill)
         return max(0.0, (min(amount, limit) - level) / refill)
 
 
 @functools.cache
 def _take_sql() -> str:
-    """RateLimitBucket.take's statement. Clocks of web processes on different
-    machines may differ a little: a take from a clock behind refills less
-    (a negative elapsed time), never more."""
+    """RateLimitBucket.take's statement. The bucket's clock only moves forward:
+    a take whose time is behind the bucket's (parallel requests read the clock
+    before they queue for the row, out of order; web processes on different
+    machines differ a little) refills nothing and leaves the time as it is. Taking
+    the elapsed time as negative had refused a use that was left: one of 30
+    parallel favourites under a limit of 10 was refused with Retry-After 1."""
     table = connection.ops.quote_name(RateLimitBucket._meta.db_table)
     key = connection.ops.quote_name("key")
-    refilled = f"{table}.tokens + (%(now)s - {table}.updated) * %(refill)s"
+    ahead = f"%(now)s > {table}.updated"
+    refilled = f"{table}.tokens + (CASE WHEN {ahead} THEN %(now)s - {table}.updated ELSE 0 END) * %(refill)s"
     level = f"(CASE WHEN {refilled} < %(limit)s THEN {refilled} ELSE %(limit)s END)"
+    latest = f"(CASE WHEN {ahead} THEN %(now)s ELSE {table}.updated END)"
     return (
         f"INSERT INTO {table} ({key}, tokens, updated) VALUES (%(key)s, %(limit)s - %(amount)s, %(now)s)"
-        f" ON CONFLICT ({key}) DO UPDATE SET tokens = {level} - %(amount)s, updated = %(now)s"
+        f" ON CONFLICT ({key}) DO UPDATE SET tokens = {level} - %(amount)s, updated = {latest}"
         f" WHERE {level} >= %(amount)s"
     )
 
