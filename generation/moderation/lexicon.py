@@ -112,6 +112,8 @@ def lexicon() -> Lexicon:
         elif entry.startswith("~"):
             near.add(entry[1:])
         elif " " in entry:
+            if any(mask in entry for mask in "*!~"):  # a phrase is matched word for word, as written
+                raise ValueError(f"{WORDS_FILE.name}: a phrase is plain words, not {entry!r}")
             phrases.append(tuple(entry.split()))
         elif entry.endswith("*"):
             roots.append(entry[:-1])
