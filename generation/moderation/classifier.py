@@ -31,10 +31,10 @@ GROUP = "<group>"
 NAME = "<name>"
 # Function words: alone, in a run of their own ("must be") or paired with an anchor ("<group>&the")
 # they say nothing, and the short hateful lines of the training data would teach them otherwise.
-# Words of time count as such too: the written explicit lines say "tonight" four times as often as
-# the ordinary ones, and it had weighed 2.1 ("you galah / the bbq was for tonight" was refused);
-# read so, the tuning split's ordinary captions refused went from 61 to 51 of 7,123, for 1 fewer
-# of its 4,191 to refuse caught.
+# Words of time, and "whole", count as such too: the written explicit lines say "tonight" four
+# times as often as the ordinary ones, and it had weighed 2.1 ("you galah / the bbq was for tonight"
+# was refused; "the whole" weighed 1.5); read so, the tuning split's ordinary captions refused went
+# from 61 to 51 of 7,123, for 1 fewer of its 4,191 to refuse caught.
 STOP_WORDS_TEXT = """
     a about all also am an and any are as at be been being but by can could did do does doing
     dont each every for from had has have he her here him his how i if in into is it its just me

@@ -283,9 +283,9 @@ def _masked(core: str, words: Lexicon) -> Iterator[str]:
     for 1 to 2 more letters than it has masks), ``hillarysh*t`` with a root inside (a mask a
     letter)."""
     text = core.translate(LEET)
-    if text[0] in MASKS and text[-1] in MASKS:  # "*he*": emphasis around a word, nothing hidden
-        text = text.strip(MASKS)
-    text = text.lstrip(MASKS)  # a leading mask is emphasis or a bullet: "*sigh", "*does"
+    # A leading mask is emphasis or a bullet ("*sigh", "*does"); masks on both sides are emphasis
+    # around a word, nothing hidden ("*he*").
+    text = text.strip(MASKS) if text[0] in MASKS and text[-1] in MASKS else text.lstrip(MASKS)
     if MASKED_WORD.fullmatch(text) is None:
         return
     letters = sum(c.isalpha() for c in core)  # written letters: "90%" is a number, not "go%"

@@ -1,5 +1,6 @@
-"""Words of time ("tonight", "today") say nothing about meaning on their own: an ordinary caption
-about tonight's plans is not refused because threats and propositions also happen tonight."""
+"""Words of time ("tonight", "today") and "whole" say nothing about meaning on their own: an
+ordinary caption about tonight's plans is not refused because threats and propositions also happen
+tonight."""
 
 import pytest
 
