@@ -55,6 +55,10 @@ from generation.moderation import refusal
         "lezzers again",
         "carpet munchers parade",
         "she bought a strapon",
+        "some sperg ranting about trains",
+        "f4ck this lag",
+        "i want to get railed tonight",
+        "her naked pics leaked",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
@@ -82,6 +86,10 @@ def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
         "dick van dyke dancing",
         "the pogroms in history class",
         "strap on my helmet and go",
+        "my son has asperger's and loves trains",
+        "the senator railed against the bill",
+        "we banged on the door for an hour",
+        "and poof, it's gone",
     ],
 )
 def test_the_ordinary_words_beside_them_are_accepted(text: str) -> None:
