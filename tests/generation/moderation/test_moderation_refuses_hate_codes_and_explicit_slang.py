@@ -59,6 +59,11 @@ from generation.moderation import refusal
         "f4ck this lag",
         "i want to get railed tonight",
         "her naked pics leaked",
+        "threesome tonight, who's in",
+        "eating her out on the couch",
+        "rub one out before work",
+        "femoids only want chads",
+        "88 / heil",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
@@ -90,6 +95,9 @@ def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
         "the senator railed against the bill",
         "we banged on the door for an hour",
         "and poof, it's gone",
+        "i'm absolutely knackered",
+        "my boss is so anal about fonts",
+        "spank the ball over the fence",
     ],
 )
 def test_the_ordinary_words_beside_them_are_accepted(text: str) -> None:
