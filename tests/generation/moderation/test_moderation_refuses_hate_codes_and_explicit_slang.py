@@ -64,6 +64,9 @@ from generation.moderation import refusal
         "rub one out before work",
         "femoids only want chads",
         "88 / heil",
+        "getting railed on a tuesday",
+        "her vibrator went off in class",
+        "i'd bang your mom",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
@@ -98,6 +101,8 @@ def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
         "i'm absolutely knackered",
         "my boss is so anal about fonts",
         "spank the ball over the fence",
+        "phone on vibrate in the meeting",
+        "when you bang your knee on the table",
     ],
 )
 def test_the_ordinary_words_beside_them_are_accepted(text: str) -> None:
