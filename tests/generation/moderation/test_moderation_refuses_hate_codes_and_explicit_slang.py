@@ -67,6 +67,10 @@ from generation.moderation import refusal
         "getting railed on a tuesday",
         "her vibrator went off in class",
         "i'd bang your mom",
+        "blue balls all weekend",
+        "the kalergi plan is real",
+        "basketball americans at it again",
+        "foreigners out",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
@@ -103,6 +107,9 @@ def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
         "spank the ball over the fence",
         "phone on vibrate in the meeting",
         "when you bang your knee on the table",
+        "graduated summa cum laude",
+        "walking offa's dyke path",
+        "got laid off on a friday",
     ],
 )
 def test_the_ordinary_words_beside_them_are_accepted(text: str) -> None:
