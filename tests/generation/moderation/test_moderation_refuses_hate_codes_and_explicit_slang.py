@@ -71,6 +71,9 @@ from generation.moderation import refusal
         "the kalergi plan is real",
         "basketball americans at it again",
         "foreigners out",
+        "lezzos ruining another film",
+        "morning wood, she noticed",
+        "ball gag and handcuffs",
     ],
 )
 def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
@@ -110,6 +113,8 @@ def test_a_hate_code_or_explicit_slang_is_refused(text: str) -> None:
         "graduated summa cum laude",
         "walking offa's dyke path",
         "got laid off on a friday",
+        "lightwater and bagshot, surrey's finest",
+        "shitterton is a real village in dorset",
     ],
 )
 def test_the_ordinary_words_beside_them_are_accepted(text: str) -> None:
