@@ -123,8 +123,8 @@ class SamplingSettings:
     # 2 nats over 3 the same way (coherent 39% against 33%, used sensibly 31% against 24%), a
     # keyword used at all in 75% of captions against 82%; the 13M model uses keywords more on its
     # own, and two more sheets chose 1 nat over 2 (coherent 46% against 37%, used sensibly 38%
-    # against 34%), a keyword used in 77% against 85%; and two more chose 0 over 1, the keyword
-    # left to the prompt alone (used sensibly 63% against 52%, coherent 61% against 57%), a
+    # against 34%), a keyword used in 77% against 85%; and four more chose 0 over 1, the keyword
+    # left to the prompt alone (used sensibly 60% against 49%, coherent 62% against 55%), a
     # keyword used in 78% against 87% (docs/captions.md, "Keyword sets"). Above 0 it is a setting
     # for a site that wants its readers' keywords in more captions at the cost of their sense.
     keyword_boost: float = 0.0
