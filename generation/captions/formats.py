@@ -101,7 +101,12 @@ def caption_format(
     found = tuple(openings(examples, box_count))
     if any(found):
         shown = " | ".join(f"“{text} …”" if text else "…" for text in found)
-        note = f"{new}: each box opens as most of the examples do: {shown}"
+        note = (
+            f"{new}: each box opens as most of the examples do: {shown}. Beyond those words it does "
+            "not know this template's joke: readers judged about a quarter of such captions in "
+            "format, against four in five on templates it was trained on. If the model knows this "
+            "template under another name, give that name."
+        )
         return CaptionFormat("examples", found, note, unknown)
     examples = [text for text in examples if text.strip()]
     fitting = [boxes for boxes in example_boxes(examples) if len(boxes) == box_count]

@@ -42,6 +42,7 @@ def test_examples_that_share_openings_are_shown_as_the_format(curator: Client) -
     template = Template.objects.get(slug="fry")
     page = curator.get(f"/admin/feed/template/{template.pk}/change/").content.decode()
     assert "each box opens as most of the examples do: “not sure if …” | “or just …”" in page
+    assert "Beyond those words it does not know this template" in page  # what it lacks, plainly
 
 
 def test_a_name_the_model_does_not_know_is_said_with_the_closest_it_does(curator: Client) -> None:

@@ -20,6 +20,7 @@ def test_a_new_template_opens_each_box_as_its_examples_do() -> None:
     found = caption_format("", TRAINED, FRY, 2)
     assert found.source == "examples" and found.openings == ("not sure if", "or just")
     assert "as most of the examples do: “not sure if …” | “or just …”" in found.note
+    assert "does not know this template's joke" in found.note  # openings are all it carries
 
 
 def test_a_new_template_without_examples_is_said_to_lack_a_format() -> None:
