@@ -104,8 +104,9 @@ def caption_format(
         note = (
             f"{new}: each box opens as most of the examples do: {shown}. Beyond those words it does "
             "not know this template's joke: readers judged about a quarter of such captions in "
-            "format, against four in five on templates it was trained on. If the model knows this "
-            "template under another name, give that name as its model key."
+            "format and one in seven coherent, against four in five and seven in ten on templates "
+            "it was trained on. If the model knows this template under another name, give that "
+            "name as its model key."
         )
         return CaptionFormat("examples", found, note, unknown)
     examples = [text for text in examples if text.strip()]
