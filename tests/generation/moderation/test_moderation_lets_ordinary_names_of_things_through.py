@@ -15,6 +15,8 @@ from generation.moderation import refusal
         "blue tits on the feeder",
         "pussy willow's out in the hedgerow / spring's here",
         "cock-a-doodle-doo at half four",
+        "homo sapiens | the only species that pays to live on earth",
+        "the last homo erectus | when the sapiens show up",
     ],
 )
 def test_names_of_things_that_hold_a_refused_word_pass(caption: str) -> None:
@@ -23,7 +25,13 @@ def test_names_of_things_that_hold_a_refused_word_pass(caption: str) -> None:
 
 @pytest.mark.parametrize(
     "caption",
-    ["moby dick | suck my dick", "blue tits | nice tits", "pussy willow | pussy", "dick moby"],
+    [
+        "moby dick | suck my dick",
+        "blue tits | nice tits",
+        "pussy willow | pussy",
+        "dick moby",
+        "homo sapiens | and you, homo",
+    ],
 )
 def test_the_word_elsewhere_in_the_caption_is_still_refused(caption: str) -> None:
     refused = refusal(caption)

@@ -22,6 +22,8 @@ from generation.moderation import refusal
         "wiggers trying to rap",
         "bukkake party tonight",  # explicit words a writer's captions found missing
         "doggy style or nothing",
+        "so your parents dont like you | you must be a homo",  # the caption model wrote this one
+        "h0mos everywhere",
     ],
 )
 def test_a_slur_or_swear_word_the_first_list_lacked_is_refused(text: str) -> None:
@@ -37,6 +39,7 @@ def test_a_slur_or_swear_word_the_first_list_lacked_is_refused(text: str) -> Non
         "the big bang | *poof* a universe",
         "customers clap when *he* breaks a plate",  # a mask of emphasis reaches no short slur
         "doggy daycare | best day ever",
+        "homemade homogenized milk | for the homies",
     ],
 )
 def test_ordinary_words_the_new_entries_reach_are_accepted(text: str) -> None:
