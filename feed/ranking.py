@@ -24,8 +24,8 @@ chooses among them in Python, and one INSERT numbers them on:
   reader ran low) enter at the next extension, in rank order;
 * in ``hot`` and ``top`` one place in EXPLORE_EVERY goes to the newest memes
   with few votes, so new memes get seen and earn votes;
-* in every template's feed ("Random"), no more than feed.arrange.MAX_RUN
-  memes of one template in a row while others have memes left.
+* in every template's feed ("Random"), no template more than its share of a
+  few places in a row (feed.arrange.SHARES) while others have memes left.
 
 The cursor carries the session, the last position served and the last position
 known to exist, signed so a reader cannot write into another reader's session.
