@@ -15,7 +15,7 @@ from django.utils import timezone
 from PIL import Image, ImageDraw
 
 from feed import ranking
-from feed.models import Meme, Sort, hot_of, rating_of
+from feed.models import PRIOR_LIKE_RATE, Meme, Sort, hot_of, rating_of
 from generation.models import GenerationJob, Template
 
 PASSWORD_HASH = "!"  # unusable: these readers only react through the model
@@ -28,6 +28,26 @@ def bulk_memes(template: Template, count: int, **fields: Any) -> list[Meme]:
     return Meme.objects.bulk_create(memes)
 
 
+def scored_meme(
+    template: Template, created: datetime, likes: int = 0, dislikes: int = 0, prior: float | None = None
+) -> Meme:
+    """One ready meme, not saved, made at ``created`` with these votes, scored as the model scores it."""
+    prior = template.like_rate if prior is None else prior
+    rating = rating_of(likes, dislikes, prior)
+    return Meme(
+        template=template,
+        texts=["top", "bottom"],
+        status=Meme.Status.READY,
+        created_at=created,
+        ready_at=created,
+        likes=likes,
+        dislikes=dislikes,
+        prior=prior,
+        rating=rating,
+        hot=hot_of(rating, created),
+    )
+
+
 def scored_memes(
     template: Template, count: int, rng: random.Random, now: datetime | None = None
 ) -> list[Meme]:
@@ -37,20 +57,9 @@ def scored_memes(
     for n in range(count):
         likes, dislikes = rng.randint(0, 30), rng.randint(0, 30)
         created = now - timedelta(hours=rng.uniform(0, 200))
-        rating = rating_of(likes, dislikes)
-        memes.append(
-            Meme(
-                template=template,
-                texts=[f"scored {n}", "bottom"],
-                status=Meme.Status.READY,
-                created_at=created,
-                ready_at=created,
-                likes=likes,
-                dislikes=dislikes,
-                rating=rating,
-                hot=hot_of(rating, created),
-            )
-        )
+        meme = scored_meme(template, created, likes, dislikes, PRIOR_LIKE_RATE)
+        meme.texts = [f"scored {n}", "bottom"]
+        memes.append(meme)
     return Meme.objects.bulk_create(memes)
 
 

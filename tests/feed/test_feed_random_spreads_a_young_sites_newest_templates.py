@@ -8,7 +8,6 @@ crowd."""
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -16,8 +15,9 @@ from django.test import Client
 from django.utils import timezone
 
 from feed.arrange import Arrangement
-from feed.models import Meme, Part, Template, hot_of, rating_of
+from feed.models import Meme, Part
 from tests.conftest import make_template
+from tests.feed_data import scored_meme
 
 TEMPLATES, PER_TEMPLATE, PAGE = 20, 30, 10
 
@@ -29,22 +29,8 @@ def stocked_a_template_at_a_time(db: None) -> None:
         template = make_template(f"stocked{number:02}")
         for copy in range(PER_TEMPLATE):
             made = now - timedelta(seconds=(TEMPLATES - number) * 100 + copy)
-            memes.append(_unvoted(template, made))
+            memes.append(scored_meme(template, made))
     Meme.objects.bulk_create(memes)
-
-
-def _unvoted(template: Template, made: Any) -> Meme:
-    rating = rating_of(0, 0, template.like_rate)
-    return Meme(
-        template=template,
-        texts=["top", "bottom"],
-        status=Meme.Status.READY,
-        created_at=made,
-        ready_at=made,
-        prior=template.like_rate,
-        rating=rating,
-        hot=hot_of(rating, made),
-    )
 
 
 @pytest.mark.parametrize("sort", ["hot", "top"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -14,8 +14,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from feed.models import SORTS, Meme, Template, hot_of, rating_of
+from feed.models import SORTS, Meme
 from tests.conftest import make_template
+from tests.feed_data import scored_meme
 
 FRESH_BATCH = 64
 PAGE = 20
@@ -27,29 +28,13 @@ SHARES = {"hot": (5, 1), "top": (5, 1), "new": (4, 3)}
 def fresh_batch_and_older_rated_memes(db: None) -> None:
     now, rng = timezone.now(), random.Random(7)
     liked = make_template("skeptical", like_rate=0.6)
-    memes = [_meme(liked, now - timedelta(seconds=n), 0, 0, liked.like_rate) for n in range(FRESH_BATCH)]
+    memes = [scored_meme(liked, now - timedelta(seconds=n)) for n in range(FRESH_BATCH)]
     for number in range(10):
         template = make_template(f"older{number}")
         for _ in range(20):
             age = timedelta(hours=rng.uniform(20, 30 * 24))
-            memes.append(_meme(template, now - age, rng.randint(0, 25), rng.randint(0, 12), 0.5))
+            memes.append(scored_meme(template, now - age, rng.randint(0, 25), rng.randint(0, 12), 0.5))
     Meme.objects.bulk_create(memes)
-
-
-def _meme(template: Template, created: datetime, likes: int, dislikes: int, prior: float) -> Meme:
-    rating = rating_of(likes, dislikes, prior)
-    return Meme(
-        template=template,
-        texts=["top", "bottom"],
-        status=Meme.Status.READY,
-        created_at=created,
-        ready_at=created,
-        likes=likes,
-        dislikes=dislikes,
-        prior=prior,
-        rating=rating,
-        hot=hot_of(rating, created),
-    )
 
 
 def _served(client: Client, sort: str, pages: int) -> list[dict[str, Any]]:
