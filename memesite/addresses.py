@@ -10,6 +10,17 @@ never believed; a peer that is not trusted gets no say at all.
 (django-ipware, which django-axes offers, matches trusted proxies against the
 addresses inside the header, never against the peer that connected: a client
 reaching the server directly could still name any address.)
+
+An IPv6 client is known by its /64 network, written as the network's first
+address: a home, a phone or a rented server is given a whole /64 and may send
+from any of its 2^64 addresses, so counting each apart would give one client
+endless fresh addresses for every per-address limit.
+
+A request from a trusted proxy that names no client at all is a proxy set up
+without X-Forwarded-For: every visitor would then share the proxy's address,
+and one visitor's failed sign-ins would lock out everyone.
+``forwarded_for_missing`` says so, and memesite.middleware refuses such a
+request rather than count it under the proxy's address.
 """
 
 from __future__ import annotations
@@ -24,12 +35,17 @@ from django.http import HttpRequest
 # socket: the server then reports no peer address at all.
 UNIX_SOCKET = "unix"
 
+# The IPv6 network one subscriber is given (RFC 6177): every per-address limit
+# counts it as one client.
+CLIENT_PREFIX_LENGTH = 64
+
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address as text ("" only from an untrusted Unix-socket peer)."""
+    """The client's address as text, an IPv6 client's /64 as its first address
+    ("" only from an untrusted Unix-socket peer)."""
     address = canonical(request.META.get("REMOTE_ADDR") or "")
     hops = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
     while hops and is_trusted_proxy(address):
@@ -37,7 +53,13 @@ def client_address(request: HttpRequest) -> str:
         if parsed(hop) is None:
             break  # garbled: the last address a trusted proxy vouched for stands
         address = hop
-    return address
+    return one_client(address)
+
+
+def forwarded_for_missing(request: HttpRequest) -> bool:
+    """Whether a trusted proxy sent the request without naming its client."""
+    peer = canonical(request.META.get("REMOTE_ADDR") or "")
+    return is_trusted_proxy(peer) and not request.META.get("HTTP_X_FORWARDED_FOR", "").strip()
 
 
 def is_trusted_proxy(address: str) -> bool:
@@ -65,6 +87,14 @@ def parsed(text: str) -> Address | None:
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         return ip.ipv4_mapped
     return ip
+
+
+def one_client(address: str) -> str:
+    """An IPv6 address as its /64 network's first address; others as they are."""
+    ip = parsed(address)
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ipaddress.IPv6Network((ip, CLIENT_PREFIX_LENGTH), strict=False).network_address)
+    return address
 
 
 def canonical(text: str) -> str:

@@ -10,7 +10,11 @@ the request ends, so the next request connects afresh.
 
 RequestTooLargeMiddleware: 413 for a body too large to be worth reading;
 too_large() is also the answer to a body over DATA_UPLOAD_MAX_MEMORY_SIZE
-(feed.api.bad_request)."""
+(feed.api.bad_request).
+
+ProxyNamesTheClientMiddleware: a 500 for a request from a trusted proxy that
+does not say whose request it is (no X-Forwarded-For), since the site would
+otherwise count every visitor as the proxy (memesite/addresses.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +26,8 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+
+from memesite.addresses import forwarded_for_missing
 
 log = logging.getLogger(__name__)
 
@@ -91,3 +97,26 @@ def declared_length(request: HttpRequest) -> int:
         return int(request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         return 0  # Django reads a malformed length as no body, too
+
+
+PROXY_MISCONFIGURED = "The site is misconfigured. Its operators have been told; please try again later."
+
+
+class ProxyNamesTheClientMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not forwarded_for_missing(request):
+            return self.get_response(request)
+        log.error(
+            "refused %s %s: it came from %r, a trusted proxy (TRUSTED_PROXIES), without X-Forwarded-For. "
+            "Set the proxy to send it (nginx: proxy_set_header X-Forwarded-For $remote_addr;), "
+            "or take the proxy out of TRUSTED_PROXIES if it is not one",
+            request.method,
+            request.path,
+            request.META.get("REMOTE_ADDR") or "a Unix socket",
+        )
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": PROXY_MISCONFIGURED}, status=500)
+        return HttpResponse(render_to_string("500.html"), status=500)

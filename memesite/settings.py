@@ -136,6 +136,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # A trusted proxy that names no client is refused, not counted as every visitor (memesite/middleware.py).
+    "memesite.middleware.ProxyNamesTheClientMiddleware",
     # A body declared over MAX_REQUEST_BYTES is a 413 before anything reads it (memesite/middleware.py).
     "memesite.middleware.RequestTooLargeMiddleware",
     # A database or Redis out of reach in any view is a 503, not a 500 (memesite/middleware.py).
