@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from feed import views
+from memesite.sign_in_limits import GuardedPasswordChange
 
 urlpatterns = [
     path("", views.home_page, name="feed"),
@@ -13,7 +14,7 @@ urlpatterns = [
     # Our own template names: the admin's password pages use Django's default ones.
     path(
         "accounts/password/",
-        auth_views.PasswordChangeView.as_view(
+        GuardedPasswordChange.as_view(
             template_name="registration/change_password.html", success_url=reverse_lazy("password_changed")
         ),
         name="password_change",

@@ -5,8 +5,11 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 
 from feed import media
 from feed.insights import InsightsView, insights_page
+from memesite.sign_in_limits import GuardedAdminPasswordChange
 
 urlpatterns: list[URLPattern | URLResolver] = [
+    # Before the admin's own: its old password counts as a sign-in (memesite/sign_in_limits.py).
+    path("admin/password_change/", admin.site.admin_view(GuardedAdminPasswordChange.as_view())),
     path("admin/", admin.site.urls),
     path("", include("generation.urls")),  # "make a meme": /api/make/… and /make/
     path("api/insights/", InsightsView.as_view(), name="api-insights"),
