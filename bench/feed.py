@@ -241,6 +241,7 @@ def gunicorn(work: Path, workers: int) -> Iterator[str]:
         "STATIC_ROOT": str(work / "static"),
         "LOG_LEVEL": "WARNING",
         "THROTTLE_FEED_SESSIONS": "1000000/minute",  # each client starts a new feed every 25 pages
+        "THROTTLE_FEED_MEMES": "1000000000/minute",  # each client reads far faster than a person
     }
     server = subprocess.Popen(
         [

@@ -44,6 +44,7 @@ os.environ.update(
     SECURE_SSL_REDIRECT="false",
     LOG_LEVEL="ERROR",
     THROTTLE_FEED_SESSIONS="1000000/minute",  # every reader here starts a new feed each 25 pages
+    THROTTLE_FEED_MEMES="1000000000/minute",  # and reads far faster than a person
     DATABASE_CONN_MAX_AGE="86400",  # one connection throughout: its backend's CPU is what is read
 )
 

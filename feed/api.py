@@ -130,10 +130,18 @@ class FeedView(APIView):
         operation_id="feed",
         description="The reader's endless feed. Follow `next`: pages never repeat a meme or skip one, "
         "even while reactions move scores. A cursor fixes the sort and template it started with. "
-        "Reads without a cursor start a new feed and are limited per reader (429); following `next` is not.",
+        "Reads without a cursor start a new feed and are limited per reader (429), and so are the memes "
+        "served, a page's size at a time, far above a person's pace (429 with Retry-After).",
     )
     def get(self, request: Request) -> Response:
         query = validated(FeedQuerySerializer, request.query_params)
+        # Every meme served is remembered as seen (a row) and placed in a
+        # frozen feed (at most one more): the page's size is taken from the
+        # reader's memes an hour, so following `next` in a loop cannot write
+        # rows without bound.
+        limits.take_or_throttle(
+            f"feed_memes:{limits.requester(request)}", limits.rate_of("feed_memes"), query["page_size"]
+        )
         state = self.state_for(request, query)
         page = ranking.next_page(request.user, state, query["page_size"])
         if page.running_low:

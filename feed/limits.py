@@ -10,6 +10,8 @@ Each action, its key, and the settings of its rate:
 * make a meme: ``generation:reader:ID``, THROTTLE_GENERATION (and generation.services' own);
 * a fresh feed read, which starts a new frozen feed: ``feed_sessions:reader:ID``,
   THROTTLE_FEED_SESSIONS;
+* memes served by the feed, a page's size at a time: ``feed_memes:reader:ID``,
+  THROTTLE_FEED_MEMES;
 * sign-up: ``sign-up:address:ADDRESS`` and ``sign-up:site``, SIGN_UP_ADDRESS_LIMIT_PER_HOUR
   and SIGN_UP_GLOBAL_LIMIT_PER_HOUR;
 * memes queued (generation.services, through generation.outlet): ``feed-jobs:reader:ID``,
@@ -63,11 +65,11 @@ def retry_after(key: str, rate: Rate, amount: int = 1) -> int:
     return max(1, math.ceil(RateLimitBucket.wait_seconds(key, rate.uses, rate.seconds, amount)))
 
 
-def take_or_throttle(key: str, rate: Rate) -> None:
-    """Take one use or refuse the API request as DRF's throttles do: a 429 with
+def take_or_throttle(key: str, rate: Rate, amount: int = 1) -> None:
+    """Take ``amount`` uses or refuse the API request as DRF's throttles do: a 429 with
     ``Retry-After`` and ``{"detail": "Request was throttled. Expected available in N seconds."}``."""
-    if not take(key, rate):
-        raise Throttled(wait=retry_after(key, rate))
+    if not take(key, rate, amount):
+        raise Throttled(wait=retry_after(key, rate, amount))
 
 
 def requester(request: HttpRequest) -> str:

@@ -332,8 +332,14 @@ THROTTLE_GENERATION = env_rate("THROTTLE_GENERATION", "10/minute")
 # Fresh feed reads (no cursor) per reader: each writes up to 100 rows of the
 # reader's frozen feed, which live a day. A person opens the feed, reloads,
 # switches sort or template a few dozen times an hour at most; a script that
-# starts feeds in a loop writes at most 6,000 rows an hour.
+# starts feeds in a loop writes at most 100 rows a feed, 60 feeds an hour (and
+# 60 more at once).
 THROTTLE_FEED_SESSIONS = env_rate("THROTTLE_FEED_SESSIONS", "60/hour")
+# Memes served per reader, fresh reads and following ``next`` alike: each one
+# served is a row of the reader's memory of seen memes and at most one of a
+# frozen feed. A person scrolling fast takes 2-3 a second; a script following
+# ``next`` in a loop is held to 200 a minute, 12,200 in any hour.
+THROTTLE_FEED_MEMES = env_rate("THROTTLE_FEED_MEMES", "200/minute")
 # Sign-ups: every per-reader limit is per account, so accounts are limited too.
 # Per address (an office or a phone network may share one), and site-wide so
 # that many addresses together cannot mint accounts without end.

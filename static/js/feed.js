@@ -34,6 +34,7 @@ const heights = new Map(); // id -> height in px (with margin) when it was last 
 let nextUrl = null;
 let loading = false;
 let retries = 0;
+let waiting = false; // a retry is set: scrolling asks nothing until it fires
 let generation = 0; // bumps on reload so late answers of an old feed are dropped
 const stats = { duplicates: 0, pages: 0, leftAtRequest: [] }; // for the browser tests
 
@@ -181,7 +182,7 @@ function say(text) {
 }
 
 async function loadMore() {
-  if (loading || !nextUrl) return;
+  if (loading || waiting || !nextUrl) return;
   loading = true;
   const mine = generation;
   feedBox.setAttribute("aria-busy", "true");
@@ -191,7 +192,7 @@ async function loadMore() {
     stats.pages += 1;
     nextUrl = page.next;
     append(page.results);
-    retries = 0;
+    if (page.results.length) retries = 0; // an empty page keeps backing off
     afterPage(page);
   } catch (error) {
     if (mine !== generation) return;
@@ -224,9 +225,12 @@ function afterPage(page) {
 function retryLater() {
   const wait = RETRY_MS[Math.min(retries, RETRY_MS.length - 1)];
   retries += 1;
+  waiting = true;
   const mine = generation;
   setTimeout(() => {
-    if (mine === generation) loadMore();
+    if (mine !== generation) return;
+    waiting = false;
+    loadMore();
   }, wait);
 }
 
@@ -251,6 +255,7 @@ function append(results) {
 function reload() {
   generation += 1;
   loading = false;
+  waiting = false;
   retries = 0;
   items.clear();
   order.length = 0;

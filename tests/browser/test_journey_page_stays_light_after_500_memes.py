@@ -41,7 +41,8 @@ COUNT_NODES = """() => {
 
 
 @pytest.fixture
-def many_memes(transactional_db: None) -> Template:
+def many_memes(transactional_db: None, settings: Any) -> Template:
+    settings.THROTTLE_FEED_MEMES = "100000/minute"  # this reader scrolls far faster than a person
     template = make_template("many")
     for number in range(TARGET + 20):
         colour = COLOURS[number % len(COLOURS)]

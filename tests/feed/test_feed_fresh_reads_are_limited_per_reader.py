@@ -1,6 +1,7 @@
 """A feed read without a cursor starts a new frozen feed, up to 100 rows that
 live a day: a reader may start THROTTLE_FEED_SESSIONS of them, however many at
-once, and following ``next`` is never refused. Before this limit, 200 fresh
+once; following ``next`` is held only to the memes served
+(test_feed_memes_served_are_limited_per_reader). Before this limit, 200 fresh
 reads in 0.8 s wrote 16,000 rows."""
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def test_thirty_parallel_fresh_reads_start_the_limit_of_feeds(alice: User, setti
 
 @pytest.mark.django_db
 @pytest.mark.usefixtures("plenty")
-def test_following_next_is_never_refused(alice: User, settings: Any) -> None:
+def test_following_next_is_not_held_to_the_fresh_read_limit(alice: User, settings: Any) -> None:
     settings.THROTTLE_FEED_SESSIONS = "1/day"
     client = reader_client(alice)
     page = client.get("/api/feed/?page_size=10")

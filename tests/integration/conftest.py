@@ -176,6 +176,7 @@ def production_env(transactional_db: None, tmp_path: Path, media_in_tmp: Path) -
         # Load, not limits: the limits have their own test on this site.
         "THROTTLE_REACTIONS": "1000000/minute",
         "THROTTLE_FEED_SESSIONS": "1000000/minute",
+        "THROTTLE_FEED_MEMES": "1000000000/minute",
         "LOG_LEVEL": "WARNING",
     }
 

@@ -86,6 +86,7 @@ def limits_out_of_the_way(settings: Any) -> None:
     A fast password hasher, because each test signs up its cast."""
     settings.THROTTLE_GENERATION = "10000/minute"
     settings.THROTTLE_FEED_SESSIONS = "10000/minute"
+    settings.THROTTLE_FEED_MEMES = "10000000/minute"
     settings.GENERATION_USER_LIMIT_PER_HOUR = 10_000
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
