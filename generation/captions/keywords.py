@@ -17,10 +17,12 @@ where it exists changes no caller.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
 import simplemma
+from anyascii import anyascii
 
 from generation.captions.errors import KeywordError
 from generation.moderation import refusal, shown_form
@@ -97,7 +99,8 @@ def clean_keywords(raw: Iterable[object]) -> list[str]:
     content check every shown text passes (``generation.moderation.refusal``).
 
     Keywords are folded as they will be drawn (NFKC: fullwidth letters become ASCII), lowercased,
-    with whitespace folded; repeats are dropped silently. Raises KeywordError naming the first problem.
+    with whitespace folded, and Latin letters with marks written plainly (``in_plain_letters``);
+    repeats are dropped silently. Raises KeywordError naming the first problem.
     """
     items = list(raw)
     if len(items) > MAX_KEYWORDS:
@@ -115,5 +118,26 @@ def clean_keywords(raw: Iterable[object]) -> list[str]:
             raise KeywordError(f"keyword {word!r} contains token markers")
         if (refused := refusal(item)) is not None:  # as typed, so a message names what was typed
             raise KeywordError(f"keyword {word!r} {refused.message}")
-        cleaned.append(word)
+        plain = in_plain_letters(word)
+        if len(plain) > MAX_KEYWORD_CHARS:  # "ß" is written "ss"
+            raise KeywordError(f"keyword {word[:40]!r} is over {MAX_KEYWORD_CHARS} characters")
+        cleaned.append(plain)
     return list(dict.fromkeys(cleaned))
+
+
+def in_plain_letters(word: str) -> str:
+    """The keyword as the caption model can write it: it learnt from captions in plain
+    ASCII, so it never writes an accent and ignored "café" where it writes "cafe". Latin
+    letters with marks are written plainly (café -> cafe, jalapeño -> jalapeno, straße ->
+    strasse); a letter of another script has no such spelling, and the keyword is refused
+    with the reason rather than silently never used."""
+    if word.isascii():
+        return word
+    others = [c for c in word if not c.isascii() and not unicodedata.name(c, "").startswith("LATIN")]
+    if others:
+        shown = " ".join(f"{c!r} (U+{ord(c):04X})" for c in dict.fromkeys(others))
+        raise KeywordError(
+            f"keyword {word!r} has letters the caption model cannot write: {shown}. "
+            "It writes English in plain Latin letters (a-z), so type the keyword in those"
+        )
+    return "".join(c if c.isascii() else anyascii(c).lower() for c in word)
