@@ -190,11 +190,9 @@ def _refused() -> HttpResponse:
 @require_POST
 def _preview(request: HttpRequest) -> HttpResponse:
     try:
-        payload = json.loads(request.body)
-        checked = preview_request(payload)
-    except ValueError as error:  # bad JSON included
-        problems = error.problems if isinstance(error, PreviewRefused) else ["send the boxes as JSON"]
-        return JsonResponse({"problems": problems}, status=400)
+        checked = preview_request(request.body)
+    except PreviewRefused as error:
+        return JsonResponse({"problems": error.problems}, status=400)
     return JsonResponse(preview(checked, settings.RENDER_WIDTH))
 
 

@@ -1,6 +1,6 @@
-"""The box editor's live preview: a request (the image's size, unsaved boxes,
-sample texts) checked into the renderer's terms, and its answer (the text as
-the renderer draws it, on a transparent canvas, with how it fitted)."""
+"""The box editor's live preview: a request (JSON: the image's size, unsaved
+boxes, sample texts) checked into the renderer's terms, and its answer (the
+text as the renderer draws it, on a transparent canvas, with how it fitted)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from generation.images import MAX_ASPECT, MAX_SIDE, MIN_SIDE
 from generation.layout import LayoutError, TextBox, parse_boxes
 from generation.render import MARK_POSITIONS
 from generation.render.preview import text_overlay
+from memesite.parsers import TooDeep, load_json
 
 MAX_SAMPLE_CHARS = 300  # characters of sample text per box
 
@@ -33,8 +34,14 @@ class PreviewRequest:
     mark_position: str
 
 
-def preview_request(payload: Any) -> PreviewRequest:
+def preview_request(body: bytes) -> PreviewRequest:
     """Check what the editor sent: every problem with the boxes at once."""
+    try:
+        payload = load_json(body)  # the site's one limit on nesting (memesite.parsers)
+    except TooDeep as error:
+        raise PreviewRefused([str(error)]) from None
+    except ValueError:
+        raise PreviewRefused(["send the boxes as JSON"]) from None
     if not isinstance(payload, dict):
         raise PreviewRefused(["send a JSON object"])
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from generation.images import MAX_BYTES, ImageRejected, encode_image, load_image
 from generation.layout import LayoutError, boxes_to_json, memegen_boxes
 from generation.moderation import refusal
 from generation.render import mark_position_for
+from memesite.parsers import MAX_DEPTH, TooDeep, within_depth
 
 IMAGE_NAMES = ("default.jpg", "default.jpeg", "default.png", "default.webp", "default.gif")
 MAX_CONFIG_BYTES = 256 * 1024
@@ -79,6 +81,8 @@ def read_template_folder(folder: Path, model_key: str = "") -> TemplateSpec:
         parsed = memegen_boxes(config.get("text"))
     except (ImageRejected, LayoutError) as error:
         raise TemplateImportError(str(error)) from None
+    except OSError as error:  # unreadable: no permission, a broken disk
+        raise TemplateImportError(f"{image_path.name} cannot be read: {error.strerror or error}") from None
     image_bytes = encode_image(normalised.image, "JPEG", quality=90)
     values = {
         "name": _text(config.get("name"), "name", required=True),
@@ -148,13 +152,27 @@ def _read_config(folder: Path) -> dict[str, Any]:
         raise TemplateImportError("no config.yml")
     if path.stat().st_size > MAX_CONFIG_BYTES:
         raise TemplateImportError(f"config.yml is over {MAX_CONFIG_BYTES // 1024} KB")
+    text = _read_text(path)
     try:
-        config = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as error:
+        config = within_depth(partial(yaml.safe_load, text))  # the site's one limit on nesting
+    except TooDeep:
+        raise TemplateImportError(f"config.yml nests deeper than {MAX_DEPTH} levels") from None
+    except (yaml.YAMLError, ValueError) as error:  # ValueError: an integer over Python's 4,300 digits
         raise TemplateImportError(f"config.yml is not valid YAML: {error}".splitlines()[0]) from None
     if not isinstance(config, dict):
         raise TemplateImportError("config.yml must be a mapping of settings")
     return config
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise TemplateImportError(
+            f"{path.name} is not UTF-8 text ({error.reason} at byte {error.start})"
+        ) from None
+    except OSError as error:  # unreadable: no permission, a broken disk
+        raise TemplateImportError(f"{path.name} cannot be read: {error.strerror or error}") from None
 
 
 def _find_image(folder: Path) -> Path:
@@ -174,6 +192,8 @@ def _text(value: Any, name: str, required: bool = False) -> str:
         return ""
     if not isinstance(value, (str, int, float)):
         raise TemplateImportError(f"{name} must be text")
+    if "\x00" in str(value):  # YAML's "\0"; PostgreSQL refuses it at the save, which ended the import
+        raise TemplateImportError(f"{name} holds a NUL character")
     return str(value).strip()
 
 

@@ -97,6 +97,8 @@ def audience_cache_control(request: HttpRequest, name: str) -> str | None:
 
 def rows_naming(name: str) -> tuple[QuerySet[Any], QuerySet[Any]] | None:
     """(every row whose image is the file or has it as a copy, those of them everyone may see)."""
+    if "\x00" in name:  # no file has a NUL in its name, and PostgreSQL refuses one in a query (a 500)
+        return None
     if name.startswith("memes/"):
         memes = Meme.objects.filter(image__in=images_behind(name) or [name])
         return memes, memes.visible()

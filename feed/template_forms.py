@@ -14,6 +14,7 @@ from django import forms
 from django.contrib.admin.widgets import AdminFileWidget
 from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import UploadedFile
+from django.forms.fields import InvalidJSONInput
 from django.forms.widgets import Script
 from django.http import QueryDict
 
@@ -22,6 +23,7 @@ from feed.pending_uploads import keep_pending_image, pending_image, pending_name
 from generation.images import ImageRejected, check_size, encode_image, load_image
 from generation.layout import ALIGNS, MAX_BOXES, STYLES, LayoutError, TextBox, boxes_to_json, parse_boxes
 from generation.render.fonts import font_names
+from memesite.parsers import TooDeep, load_json
 
 IMAGE_TYPES = "image/jpeg,image/png,image/webp,image/gif,image/bmp"  # what load_image takes
 CAPTION_SEPARATOR = "|"  # between a caption's box texts on one line (ImgFlip's " | ")
@@ -71,6 +73,29 @@ class BoxesField(forms.JSONField):
             lines = ",\n".join(f"  {json.dumps(box, ensure_ascii=False)}" for box in value)
             return f"[\n{lines}\n]"
         return super().prepare_value(value)
+
+    def to_python(self, value: Any) -> Any:
+        """Django's parse with the site's limit on nesting: Django's own lets a
+        RecursionError (boxes nested a thousand deep) or an integer over Python's
+        4,300 digits out as a 500."""
+        if self.disabled or not isinstance(value, str) or value in self.empty_values:
+            return super().to_python(value)
+        try:
+            return load_json(value)
+        except TooDeep as error:
+            raise forms.ValidationError(str(error), code="invalid") from None
+        except ValueError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid") from None
+
+    def bound_data(self, data: Any, initial: Any) -> Any:
+        """What was sent, as the form shows it again after an error: parsed once more,
+        so through the same limit; text that is not usable JSON is shown as typed."""
+        if self.disabled or not isinstance(data, str):
+            return super().bound_data(data, initial)
+        try:
+            return load_json(data)
+        except ValueError:
+            return InvalidJSONInput(data)
 
     def clean(self, value: Any) -> Any:
         boxes = super().clean(value)

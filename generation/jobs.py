@@ -31,7 +31,7 @@ from generation.captions.config import SamplingSettings
 from generation.captions.errors import CaptionError
 from generation.captions.types import Caption, CaptionRequest, CaptionWriter
 from generation.images import ImageRejected, load_image
-from generation.layout import parse_boxes
+from generation.layout import LayoutError, TextBox, parse_boxes
 from generation.models import GeneratedMeme, GenerationJob, Template
 from generation.outlet import memes, outlet
 from generation.render import encode_meme, render_key, render_meme, resized_template
@@ -111,6 +111,11 @@ def write_captions(job_ids: Iterable[uuid.UUID]) -> list[int]:
 def _claim(job_id: uuid.UUID) -> ClaimedJob | None:
     job = GenerationJob.objects.select_related("template").filter(pk=job_id).first()
     if job is None or not job.claim():
+        return None
+    try:
+        _drawn_boxes(job.template)  # no captions for a template no render could draw
+    except PermanentFailure as error:
+        job.fail(str(error))
         return None
     wanted = [generation_id(job.pk, index) for index in range(job.count)]
     made = set(memes().filter(generation_id__in=wanted).values_list("generation_id", flat=True))
@@ -218,7 +223,7 @@ def _render_file(meme: GeneratedMeme) -> tuple[str, tuple[int, int], list[int] |
     only for what is missing: copies come from the drawn pixels, never from
     the stored JPEG, so the same inputs give the same bytes."""
     template = meme.template
-    boxes = parse_boxes(template.boxes)
+    boxes = _drawn_boxes(template)
     texts = list(meme.texts)[: len(boxes)]
     width = settings.RENDER_WIDTH
     fmt: Literal["webp", "jpeg"] = "jpeg" if settings.RENDER_FORMAT == "jpeg" else "webp"
@@ -237,6 +242,15 @@ def _render_file(meme: GeneratedMeme) -> tuple[str, tuple[int, int], list[int] |
         name = str(default_storage.save(name, ContentFile(data)))
     variants = store_variants(name, rendered.image, len(data)) if settings.RENDER_VARIANTS else None
     return name, rendered.image.size, variants
+
+
+def _drawn_boxes(template: Template) -> list[TextBox]:
+    """The template's boxes through the one schema. A layout saved before the schema
+    refused it (an rgb(10^24,0,0) colour) would fail every render the same way."""
+    try:
+        return parse_boxes(template.boxes)
+    except LayoutError as error:
+        raise PermanentFailure(f"template layout cannot be drawn: {error}") from None
 
 
 def _stored_size(name: str) -> tuple[int, int] | None:

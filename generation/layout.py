@@ -9,6 +9,7 @@ the image (0..1, origin top-left), angle is in degrees counter-clockwise.
 from __future__ import annotations
 
 import math
+import reprlib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
@@ -41,6 +42,14 @@ ALIGNS: tuple[Align, ...] = ("center", "left", "right")
 MAX_BOXES = 10
 # Fractions may overshoot 1 by rounding in hand-written configs (0.3 + 0.7001).
 EDGE_TOLERANCE = 0.005
+# A colour's channels as Pillow draws them: ImageColor reads rgb(300,0,0) and
+# rgb(10^24,0,0) alike, and drawing the second raises OverflowError.
+CHANNEL_RANGE = range(256)
+
+# A setting quoted back in a problem is cut short (80 characters, 6 levels of
+# nesting): a curator's megabyte of text or a list 30 deep still gets one line.
+_quote = reprlib.Repr()
+_quote.maxstring = 80
 
 
 class LayoutError(ValueError):
@@ -117,7 +126,8 @@ def memegen_boxes(raw: Any, lenient_styles: bool = False) -> list[TextBox]:
                     box.get(f"scale_{axis}", 1.0 if axis == "x" else 0.2),
                 )
                 if isinstance(anchor, (int, float)) and isinstance(scale, (int, float)) and 0 < scale <= 1:
-                    box[f"anchor_{axis}"] = min(max(float(anchor), 0.0), 1.0 - scale)
+                    # Compared as they are: float() of a 400-digit int overflows.
+                    box[f"anchor_{axis}"] = float(min(max(anchor, 0.0), 1.0 - scale))
         pulled.append(box)
     return parse_boxes(pulled)
 
@@ -186,10 +196,14 @@ def _parse_box(item: Any) -> TextBox:
 
 def _number(name: str, value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise LayoutError(f"{name} must be a number, not {value!r}")
-    if value != value or value in (float("inf"), float("-inf")):
+        raise LayoutError(f"{name} must be a number, not {_quote.repr(value)}")
+    try:
+        number = float(value)
+    except OverflowError:  # JSON and YAML read 400 digits as one int; a float stops near 1.8e308
+        raise LayoutError(f"{name} must be a finite number, not one of over 300 digits") from None
+    if not math.isfinite(number):
         raise LayoutError(f"{name} must be a finite number")
-    return float(value)
+    return number
 
 
 def _fraction(name: str, value: Any, positive: bool = False) -> float:
@@ -197,24 +211,28 @@ def _fraction(name: str, value: Any, positive: bool = False) -> float:
     low_ok = fraction > 0 if positive else fraction >= 0
     if not low_ok or fraction > 1 + EDGE_TOLERANCE:
         bound = "(0, 1]" if positive else "[0, 1]"
-        raise LayoutError(f"{name} must be a fraction of the image in {bound}, not {value}")
+        raise LayoutError(f"{name} must be a fraction of the image in {bound}, not {fraction:.10g}")
     return min(fraction, 1.0)
 
 
 def _angle(name: str, value: Any) -> float:
     angle = _number(name, value)
     if not -180 <= angle <= 180:
-        raise LayoutError(f"{name} must be in degrees between -180 and 180, not {value}")
+        raise LayoutError(f"{name} must be in degrees between -180 and 180, not {angle:.10g}")
     return angle
 
 
 def _color(name: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise LayoutError(f"{name} must be a colour name or #hex code, not {value!r}")
+        raise LayoutError(f"{name} must be a colour name or #hex code, not {_quote.repr(value)}")
     try:
-        ImageColor.getrgb(value.strip())
+        channels = ImageColor.getrgb(value.strip())
     except ValueError:
-        raise LayoutError(f"{name} {value!r} is not a colour (a name such as white, or #hex)") from None
+        raise LayoutError(
+            f"{name} {_quote.repr(value)} is not a colour (a name such as white, or #hex)"
+        ) from None
+    if not all(channel in CHANNEL_RANGE for channel in channels):
+        raise LayoutError(f"{name} {_quote.repr(value)} is out of range: each channel must be 0 to 255")
     return value.strip()
 
 
@@ -222,11 +240,11 @@ def _font(name: str, value: Any) -> str:
     face = str(value).strip().lower() if isinstance(value, str) else ""
     face = FONT_ALIASES.get(face, face)
     if face not in FONTS:
-        raise LayoutError(f"unknown {name} {value!r}; choose one of {', '.join(FONTS)}")
+        raise LayoutError(f"unknown {name} {_quote.repr(value)}; choose one of {', '.join(FONTS)}")
     return face
 
 
 def _choice(name: str, value: Any, choices: tuple[Any, ...]) -> Any:
     if value not in choices:
-        raise LayoutError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+        raise LayoutError(f"{name} must be one of {', '.join(choices)}, not {_quote.repr(value)}")
     return value

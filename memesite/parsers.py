@@ -1,15 +1,19 @@
-"""The API's one request parser: DRF's JSON parser with a limit on nesting.
+"""The site's one limit on JSON nesting: the API's request parser (DRF's JSON
+parser with the limit) and ``load_json`` for JSON read outside the API (the
+template admin's box editor and its live preview).
 
 Python's json module parses nested arrays and objects by recursion, so a body
 like [[[[…]]]] a thousand deep raises RecursionError, which DRF does not catch:
 a 500 and a long traceback for one anonymous request. Somewhat less deep, the
 parse succeeds and whatever walks the value next (validation, an error message
 quoting it) may recurse out instead. No endpoint takes anything deeper than an
-object holding a list (depth 2), so anything past MAX_DEPTH is a 400 here."""
+object holding a list of boxes (depth 3), so anything past MAX_DEPTH is refused."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import json
+from collections.abc import Callable, Mapping
+from functools import partial
 from typing import IO, Any
 
 from rest_framework.exceptions import ParseError
@@ -19,17 +23,38 @@ MAX_DEPTH = 32
 MESSAGE = f"JSON nested deeper than {MAX_DEPTH} levels is not accepted."
 
 
+class TooDeep(ValueError):
+    """JSON nested deeper than MAX_DEPTH; the message says so."""
+
+    def __init__(self) -> None:
+        super().__init__(MESSAGE)
+
+
 class DepthLimitedJSONParser(JSONParser):
     def parse(
         self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
     ) -> Any:
         try:
-            data = super().parse(stream, media_type, parser_context)
-        except RecursionError:
+            return within_depth(partial(super().parse, stream, media_type, parser_context))
+        except TooDeep:
             raise ParseError(MESSAGE) from None
-        if depth_exceeds(data, MAX_DEPTH):
-            raise ParseError(MESSAGE)
-        return data
+
+
+def load_json(text: str | bytes) -> Any:
+    """The value ``text`` holds; TooDeep past MAX_DEPTH, ValueError when it is not JSON
+    (an integer over Python's 4,300 digits included)."""
+    return within_depth(partial(json.loads, text))
+
+
+def within_depth(parse: Callable[[], Any]) -> Any:
+    """What ``parse`` returns, or TooDeep if it nests past MAX_DEPTH or recursed out parsing."""
+    try:
+        data = parse()
+    except RecursionError:
+        raise TooDeep() from None
+    if depth_exceeds(data, MAX_DEPTH):
+        raise TooDeep()
+    return data
 
 
 def depth_exceeds(value: Any, limit: int) -> bool:

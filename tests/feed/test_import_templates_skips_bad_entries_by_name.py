@@ -1,3 +1,4 @@
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -63,6 +64,74 @@ def test_an_image_too_large_to_decode_is_reported(folder: Path) -> None:
 def test_bad_boxes_are_reported(folder: Path) -> None:
     write_template_folder(folder, "badbox", text=[{"anchor_x": "left"}])
     assert "anchor_x must be a number" in skipped_reason(folder, "badbox")
+
+
+@pytest.mark.django_db
+def test_a_number_too_large_for_a_float_is_reported(folder: Path) -> None:
+    # YAML reads 400 digits as one int; float() of it raised OverflowError and ended the import.
+    write_template_folder(folder, "hugeangle", text=[{"angle": 10**400}])
+    assert "Box 1: angle must be a finite number" in skipped_reason(folder, "hugeangle")
+
+
+@pytest.mark.django_db
+def test_a_number_past_pythons_4300_digits_is_reported(folder: Path) -> None:
+    (write_template_folder(folder, "digits") / "config.yml").write_text(
+        f"name: D\ntext:\n- angle: {'9' * 5000}\n"
+    )
+    assert "not valid YAML" in skipped_reason(folder, "digits")
+
+
+@pytest.mark.django_db
+def test_a_colour_pillow_cannot_draw_is_reported(folder: Path) -> None:
+    write_template_folder(folder, "badcolour", text=[{"color": f"rgb({10**24},0,0)"}])
+    assert "color 'rgb(1000000000000000000000000,0,0)' is out of range" in skipped_reason(folder, "badcolour")
+
+
+@pytest.mark.django_db
+def test_a_config_nested_too_deep_is_reported(folder: Path) -> None:
+    # PyYAML builds nested values by recursion: RecursionError ended the import.
+    (write_template_folder(folder, "deep") / "config.yml").write_text(
+        "name: " + "[" * 100_000 + "]" * 100_000
+    )
+    assert "nests deeper than 32 levels" in skipped_reason(folder, "deep")
+
+
+def refused_for(locked: Path, read: Callable[..., Any]) -> Callable[..., Any]:
+    """``read`` (a Path method) failing for ``locked`` as chmod 000 would: root runs CI and reads anything."""
+
+    def refusing(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return read(path, *args, **kwargs)
+
+    return refusing
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["config.yml", "default.jpg"])
+def test_a_file_that_cannot_be_read_is_reported(folder: Path, name: str) -> None:
+    locked = write_template_folder(folder, "locked") / name
+    with (
+        mock.patch.object(Path, "read_text", refused_for(locked, Path.read_text)),
+        mock.patch.object(Path, "read_bytes", refused_for(locked, Path.read_bytes)),
+    ):
+        assert skipped_reason(folder, "locked") == f"{name} cannot be read: Permission denied"
+
+
+@pytest.mark.django_db
+def test_a_config_that_is_not_utf8_is_reported(folder: Path) -> None:
+    (write_template_folder(folder, "latin1") / "config.yml").write_bytes("name: Caf\xe9\n".encode("latin-1"))
+    assert (
+        skipped_reason(folder, "latin1")
+        == "config.yml is not UTF-8 text (invalid continuation byte at byte 9)"
+    )
+
+
+@pytest.mark.django_db
+def test_a_nul_character_is_reported(folder: Path) -> None:
+    # PostgreSQL refuses a NUL in text: model_key and credit reached the save and ended the import there.
+    write_template_folder(folder, "nul", model_key="drake\0")
+    assert skipped_reason(folder, "nul") == "model_key holds a NUL character"
 
 
 @pytest.mark.django_db

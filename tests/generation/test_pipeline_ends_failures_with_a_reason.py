@@ -8,7 +8,7 @@ import pytest
 
 from feed.models import Meme
 from generation import jobs
-from generation.models import GenerationJob
+from generation.models import GenerationJob, Template
 from tests.conftest import make_template
 
 
@@ -65,3 +65,36 @@ def test_a_request_the_model_refuses_fails_the_job_instead_of_retrying(
 
     job.refresh_from_db()
     assert job.status == "failed" and "n must be 0-64" in job.error
+
+
+def break_layout(template: Template) -> None:
+    """Boxes saved before the schema refused them: update() skips validation, as those saves did."""
+    Template.objects.filter(pk=template.pk).update(boxes=[{"color": f"rgb({10**24},0,0)"}])
+
+
+def test_a_job_whose_template_layout_cannot_be_drawn_fails_naming_the_box(
+    job: GenerationJob, caption_model: Any
+) -> None:
+    break_layout(job.template)
+
+    assert jobs.write_captions([job.pk]) == []
+
+    job.refresh_from_db()
+    assert job.status == "failed"
+    assert job.error.startswith("template layout cannot be drawn: Box 1: color")
+    assert not Meme.objects.exists(), "no captions are written for a template no render could draw"
+
+
+def test_memes_waiting_when_the_layout_broke_fail_with_the_reason(
+    job: GenerationJob, caption_model: Any
+) -> None:
+    waiting = jobs.write_captions([job.pk])
+    break_layout(job.template)
+
+    assert jobs.render_memes(waiting) == 0
+
+    reasons = set(Meme.objects.values_list("status", "failure_reason"))
+    assert [status for status, _ in reasons] == ["failed"]
+    assert all(reason.startswith("template layout cannot be drawn: Box 1: color") for _, reason in reasons)
+    job.refresh_from_db()
+    assert job.status == "done"  # as when a template's image is gone: each meme says why it failed

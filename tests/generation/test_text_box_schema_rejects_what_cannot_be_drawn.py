@@ -1,6 +1,10 @@
+import re
+
 import pytest
+from PIL import Image
 
 from generation.layout import LayoutError, TextBox, apply_style, parse_boxes
+from generation.render import render_meme
 
 
 def test_a_memegen_box_parses_with_its_defaults() -> None:
@@ -29,6 +33,18 @@ def test_font_aliases_map_to_shipped_faces() -> None:
         ([{"anchor_y": 0.9, "scale_y": 0.3}], "reaches outside the image"),
         ([{"angle": 270}], "angle must be in degrees"),
         ([{"color": "blurple"}], "is not a colour"),
+        # Numbers JSON and YAML read but a float cannot hold (OverflowError), and colours
+        # Pillow reads but cannot draw (rgb(10^24,0,0): OverflowError at every render).
+        ([{"anchor_x": 10**400}], "Box 1: anchor_x must be a finite number, not one of over 300 digits"),
+        ([{}, {"angle": -(10**400)}], "Box 2: angle must be a finite number"),
+        ([{"angle": 10**300}], "angle must be in degrees between -180 and 180, not 1e+300"),
+        (
+            [{"color": f"rgb({10**24},0,0)"}],
+            "Box 1: color 'rgb(1000000000000000000000000,0,0)' is out of range",
+        ),
+        ([{"color": "rgb(256,0,0)"}], "each channel must be 0 to 255"),
+        ([{"color": "hsv(10,500%,50%)"}], "each channel must be 0 to 255"),
+        ([{"color": "rgba(0,0,0,999)"}], "each channel must be 0 to 255"),
         ([{"font": "comic sans"}], "unknown font"),
         ([{"style": "shout"}], "style must be one of"),
         ([{"align": "justify"}], "align must be one of"),
@@ -36,7 +52,7 @@ def test_font_aliases_map_to_shipped_faces() -> None:
     ],
 )
 def test_bad_boxes_are_rejected_with_a_message_naming_the_box(raw: object, message: str) -> None:
-    with pytest.raises(LayoutError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(LayoutError, match=re.escape(message)):
         parse_boxes(raw)
 
 
@@ -46,3 +62,14 @@ def test_styles_shape_the_text_as_memegen_does() -> None:
     assert apply_style("One Does", "default") == "One Does"
     assert apply_style("mocking", "mock") == "mOcKiNg"
     assert apply_style("as is", "none") == "as is"
+
+
+def test_a_long_setting_is_quoted_back_short() -> None:
+    with pytest.raises(LayoutError) as raised:
+        parse_boxes([{"anchor_x": "x" * 100_000, "font": [[[[[[[["comic"]]]]]]]]}])
+    assert all(len(problem) < 200 for problem in raised.value.problems), raised.value.problems
+
+
+def test_every_colour_in_range_is_one_the_renderer_draws() -> None:
+    for color in ("rgb(255,255,255)", "rgba(0,0,0,0)", "hsl(360,100%,100%)", "#ffffff80", "white"):
+        render_meme(Image.new("RGB", (200, 150)), parse_boxes([{"color": color}]), ["drawn"], width=200)
