@@ -10,6 +10,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.models import User
 from django.core import signing
 from django.db import transaction
 from django.db.models import QuerySet
@@ -22,6 +24,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_GET, require_POST
 
 from feed.box_preview import PreviewRefused, preview, preview_request
+from feed.forms import AddUserForm, ChangeUserForm
 from feed.importer import CaptionedMemeError, captioned_meme_spec
 from feed.models import Favourite, Meme, Reaction, Report, Template, UserSettings
 from feed.pending_uploads import forget_pending_image, keep_pending_image, pending_image
@@ -276,6 +279,15 @@ class ReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     raw_id_fields = ("meme", "user")
 
 
+class ReaderAdmin(UserAdmin):  # type: ignore[type-arg]
+    """Django's user admin, whose forms refuse a name too like one held (feed/names.py)."""
+
+    form = ChangeUserForm
+    add_form = AddUserForm
+
+
+admin.site.unregister(User)
+admin.site.register(User, ReaderAdmin)
 admin.site.register(UserSettings)
 admin.site.register(Reaction)
 admin.site.register(Favourite)

@@ -1,5 +1,6 @@
 """What people see and do: memes with their votes and scores, reactions,
-favourites, reports, settings, feed sessions and rate limits.
+favourites, reports, settings, feed sessions and rate limits; and the keys
+that keep readers' names from looking alike.
 
 A meme's row extends the part generation writes (generation.models.GeneratedMeme);
 ``Template`` is generation's template under the feed's name (a proxy on the
@@ -14,12 +15,13 @@ from datetime import UTC, datetime
 from typing import Any, ClassVar, Literal
 
 from django.conf import settings
-from django.db import connection, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.db.models import Count, F, OrderBy, OuterRef, Q, Subquery, Sum, Value, Window
 from django.db.models.functions import Cast, Coalesce, Greatest, RowNumber
 from django.db.models.lookups import GreaterThanOrEqual, LessThan
 from django.utils import timezone
 
+from feed.names import TOO_ALIKE, name_keys
 from generation import models as generation
 
 
@@ -364,6 +366,56 @@ class UserSettings(models.Model):
         shown = UserSettings.objects.filter(pk=self.pk, howto_seen=False).update(howto_seen=True)
         self.howto_seen = True
         return shown == 1
+
+
+class UsernameSkeletonQuerySet(models.QuerySet["UsernameSkeleton"]):
+    def like(self, name: str) -> UsernameSkeletonQuerySet:
+        """The held names ``name`` is too like: those holding either of its keys (feed/names.py)."""
+        as_written, ignoring_case = name_keys(name)
+        return self.filter(Q(as_written=as_written) | Q(ignoring_case=ignoring_case))
+
+
+class UsernameSkeleton(models.Model):
+    """The two skeleton keys of a user's name (feed/names.py), each unique, so the
+    database itself refuses a name a reader could take for one already held: of two
+    lookalike sign-ups at once, one makes an account. ``hold_username_skeleton``
+    keeps them on every save of a user. Names that already stood beside a lookalike
+    when the keys came (migration 0012) hold none; the first of them holds its own."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    as_written = models.CharField(max_length=64, unique=True)  # SHA-256 of the skeleton, hex
+    ignoring_case = models.CharField(max_length=64, unique=True)  # the same, of the case-folded name
+
+    objects = UsernameSkeletonQuerySet.as_manager()
+
+    def __str__(self) -> str:
+        return f"skeleton keys of user {self.user_id}"
+
+
+def refuse_lookalike_username(sender: Any, instance: Any, raw: bool, **kwargs: Any) -> None:
+    """A user's pre_save: refuse a new user whose name is too like one held before
+    its row is written, so a script or ``createsuperuser`` leaves no user behind.
+    Two at once can both pass here; the keys' unique indexes hold then."""
+    if not raw and instance._state.adding and UsernameSkeleton.objects.like(instance.get_username()).exists():
+        raise IntegrityError(TOO_ALIKE)
+
+
+def hold_username_skeleton(
+    sender: Any, instance: Any, created: bool, raw: bool, update_fields: Collection[str] | None, **kwargs: Any
+) -> None:
+    """A user's post_save: hold a new name's keys, move them with a rename. A
+    lookalike raises IntegrityError, which undoes the user's row as well where the
+    save runs in a transaction (sign-up and the admin's forms do)."""
+    if raw or (update_fields is not None and "username" not in update_fields):
+        return  # a fixture loading, or a save that keeps the name (a sign-in's last_login)
+    as_written, ignoring_case = name_keys(instance.get_username())
+    if created:
+        UsernameSkeleton.objects.create(user=instance, as_written=as_written, ignoring_case=ignoring_case)
+    else:
+        held = UsernameSkeleton.objects.filter(user=instance)
+        held.update(as_written=as_written, ignoring_case=ignoring_case)
 
 
 def increment(meme_id: int, **changes: int) -> int:

@@ -9,6 +9,7 @@ from pathlib import PurePosixPath
 
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_http_methods
 from feed import limits
 from feed.forms import SignUpForm
 from feed.models import SORTS, Meme, Report, Template, UserSettings
+from feed.names import TOO_ALIKE
 from feed.ranking import item_values, meme_row, reader_id, with_reader_state
 from feed.serializers import FeedItemSerializer
 
@@ -100,7 +102,11 @@ def signup_page(request: HttpRequest) -> HttpResponse:
         if refusal is not None:
             form.add_error(None, refusal)
             return render(request, "registration/signup.html", {"form": form}, status=429)
-        user = form.save()
+        try:
+            user = form.save()
+        except IntegrityError:  # a lookalike name (or the same) signed up since the form's check
+            form.add_error("username", TOO_ALIKE)
+            return render(request, "registration/signup.html", {"form": form})
         # Signing up proves the password; no need to ask for it again.
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("feed")

@@ -249,6 +249,10 @@ AXES_LOCKOUT_CALLABLE = "feed.api.locked_out"  # JSON for API clients
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("LOGIN_THROTTLE", True)
 AXES_VERBOSE = False
+# Days axes' logs of sign-ins (addresses, browsers) are kept to look into a
+# reader's "someone signed in as me"; the hourly upkeep deletes older ones, and
+# failed attempts once past the cool-off (memesite/sign_in_records.py).
+LOGIN_LOG_DAYS = env_int("LOGIN_LOG_DAYS", 30, minimum=1)
 
 # API tokens end this long after they are issued; signing out or changing the
 # password ends them sooner (feed/authentication.py).

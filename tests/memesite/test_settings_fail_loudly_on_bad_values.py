@@ -52,6 +52,7 @@ def run(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
         ({"THROTTLE_FEED_SESSIONS": "0/hour"}, "THROTTLE_FEED_SESSIONS must be uses per second"),
         ({"THROTTLE_GENERATION": "10/week"}, "THROTTLE_GENERATION must be uses per second"),
         ({"SIGN_UP_ADDRESS_LIMIT_PER_HOUR": "0"}, "SIGN_UP_ADDRESS_LIMIT_PER_HOUR must be at least 1"),
+        ({"LOGIN_LOG_DAYS": "0"}, "LOGIN_LOG_DAYS must be at least 1"),
         ({"TRUSTED_PROXIES": "10.0.0.1,proxy.local"}, "TRUSTED_PROXIES must list addresses, networks"),
     ],
 )
