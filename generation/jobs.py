@@ -91,7 +91,37 @@ class ClaimedJob:
 def write_captions(job_ids: Iterable[uuid.UUID]) -> list[int]:
     """Claim the jobs, write all their missing captions in one batched pass and
     store them as queued memes. Returns the ids of memes waiting to render."""
-    claimed = [found for found in map(_claim, job_ids) if found is not None]
+    return _write_claimed([found for found in map(_claim, job_ids) if found is not None])
+
+
+# Queued jobs read beyond those wanted, for the few other workers may claim meanwhile.
+CLAIM_SLACK = 4
+
+
+def write_captions_in_turn(count: int) -> list[int]:
+    """As write_captions, for the first ``count`` queued jobs in their turn
+    (GenerationJob.objects.in_turn: readers' requests first, then fairly
+    between readers), whichever jobs a message named.
+
+    Each job's message takes one turn, so every job is still run once: by its
+    own message or by an earlier one that took its turn. A job another worker
+    claims first is passed over for the next in turn."""
+    claimed: list[ClaimedJob] = []
+    while len(claimed) < count:
+        wanted = count - len(claimed)
+        turns = list(GenerationJob.objects.in_turn().values_list("pk", flat=True)[: wanted + CLAIM_SLACK])
+        for job_id in turns:
+            found = _claim(job_id)  # None: another worker's now, or failed at its claim
+            if found is not None:
+                claimed.append(found)
+                if len(claimed) == count:
+                    break
+        if len(turns) < wanted + CLAIM_SLACK:
+            break  # every queued job was tried
+    return _write_claimed(claimed)
+
+
+def _write_claimed(claimed: list[ClaimedJob]) -> list[int]:
     if not claimed:
         return []
     needing = [item for item in claimed if item.missing]

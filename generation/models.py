@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from datetime import UTC, datetime
 from typing import Any, Self, TypeVar
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
-from django.db.models import F
+from django.db.models import Case, Count, F, Max, OuterRef, Subquery, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from generation.captions.config import trained_templates
@@ -157,6 +159,37 @@ class Template(models.Model):
         return errors
 
 
+class GenerationJobQuerySet(models.QuerySet["GenerationJob"]):
+    def in_turn(self) -> GenerationJobQuerySet:
+        """Queued jobs in the order caption workers take them: readers' own
+        requests ("make a meme") before the feed's and the stock's batches, so
+        a reader waits for at most the batch in hand; among requests, the
+        reader served longest ago first (never served: first of all), so
+        readers take turns and one reader's many requests cannot hold
+        another's back; among readers not yet served, the one with the fewest
+        jobs open; then the oldest."""
+        requesters_jobs = GenerationJob.objects.filter(requested_by=OuterRef("requested_by")).order_by()
+        last_served = requesters_jobs.values("requested_by").annotate(last=Max("claimed_at")).values("last")
+        jobs_open = (
+            requesters_jobs.filter(status__in=(self.model.Status.QUEUED, self.model.Status.RUNNING))
+            .values("requested_by")
+            .annotate(open=Count("pk"))
+            .values("open")
+        )
+        return (
+            self.filter(status=GenerationJob.Status.QUEUED)
+            .annotate(
+                batch=Case(When(reason=GenerationJob.Reason.REQUEST, then=Value(0)), default=Value(1)),
+                requester_served=Coalesce(Subquery(last_served), Value(NEVER)),
+                requester_open=Coalesce(Subquery(jobs_open), Value(0)),
+            )
+            .order_by("batch", "requester_served", "requester_open", "queued_at", "pk")
+        )
+
+
+NEVER = datetime(1970, 1, 1, tzinfo=UTC)  # the last time a reader never served was served
+
+
 class GenerationJob(models.Model):
     """One request for memes: by the stock top-up, a user's scroll, or "make a meme".
 
@@ -196,6 +229,8 @@ class GenerationJob(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     MAX_ATTEMPTS = 3
+
+    objects = GenerationJobQuerySet.as_manager()
 
     class Meta:
         db_table = "feed_generationjob"

@@ -91,6 +91,9 @@ def request_memes(user: Any, template: Template | None, keywords: list[str]) -> 
         )
     if not outlet().take("make:site", settings.GENERATION_GLOBAL_LIMIT_PER_MINUTE, MINUTE):
         raise RequestRefused(BUSY)
+    requests_share = settings.GENERATION_REQUEST_MEMES_PER_HOUR
+    if not outlet().take("make-memes:site", requests_share, HOUR, MEMES_PER_REQUEST):
+        raise RequestRefused(BUSY)
     template = template or _bandit_pick()
     if template is None:
         raise RequestRefused("There are no active templates to make memes with.")

@@ -43,7 +43,9 @@ def send_job(job_id: str) -> None:
 
 @shared_task(acks_late=True, autoretry_for=TRANSIENT, retry_backoff=2, max_retries=5)
 def write_captions(job_ids: list[str]) -> int:
-    waiting = jobs.write_captions(uuid.UUID(job_id) for job_id in job_ids)
+    # A message is a turn for as many jobs as it names, taken in the order that
+    # serves readers' requests first and fairly (generation.jobs).
+    waiting = jobs.write_captions_in_turn(len(job_ids))
     if waiting:
         render_memes.delay(waiting)
     return len(waiting)

@@ -430,6 +430,12 @@ GENERATION_TEMPLATE_CEILING = env_int("GENERATION_TEMPLATE_CEILING", 500, minimu
 # meme", the stock top-up): about 1 GB of images at ~165 KB each. One worker
 # makes over 100,000 an hour, so under attack this budget is the limit.
 GENERATION_SITE_MEMES_PER_HOUR = env_int("GENERATION_SITE_MEMES_PER_HOUR", 6000, minimum=1)
+# Of those, what "make a meme" requests may queue, all readers together: the
+# rest stays for the feed and the stock, so a few accounts asking all they may
+# (GENERATION_USER_LIMIT_PER_HOUR each) cannot spend the site's whole budget.
+GENERATION_REQUEST_MEMES_PER_HOUR = env_int(
+    "GENERATION_REQUEST_MEMES_PER_HOUR", GENERATION_SITE_MEMES_PER_HOUR // 2, minimum=1
+)
 RENDER_WIDTH = env_int("RENDER_WIDTH", 800, minimum=100)
 # JPEG encodes 3-4x faster than WebP with Pillow, and rendering shares the
 # worker with sampling; WebP files are about a third smaller.
