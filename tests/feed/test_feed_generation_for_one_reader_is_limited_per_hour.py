@@ -17,6 +17,13 @@ from tests.feed_data import bulk_memes, page_as_fast_as_possible
 
 
 @pytest.fixture(autouse=True)
+def reading_faster_than_a_person(settings: Any) -> None:
+    """These readers page far faster than a person; the memes served have their own limit
+    (test_feed_memes_served_are_limited_per_reader)."""
+    settings.THROTTLE_FEED_MEMES = "1000000/minute"
+
+
+@pytest.fixture(autouse=True)
 def limits(settings: Any) -> None:
     settings.GENERATION_READER_JOBS_PER_HOUR = 3
     settings.GENERATION_TEMPLATE_CEILING = 100_000  # out of the way: this is about the reader

@@ -6,6 +6,7 @@ repeat memes that fall behind the cursor and skip those that rise past it."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
@@ -14,6 +15,14 @@ from django.test import Client
 from feed.models import Meme, set_reaction
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes, readers, scored_memes, walk
+
+
+@pytest.fixture(autouse=True)
+def reading_faster_than_a_person(settings: Any) -> None:
+    """These readers page far faster than a person; the memes served have their own limit
+    (test_feed_memes_served_are_limited_per_reader)."""
+    settings.THROTTLE_FEED_MEMES = "1000000/minute"
+
 
 TIED, OTHERS = 3000, 2000
 
