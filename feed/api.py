@@ -355,6 +355,9 @@ class TokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         credentials = validated(TokenInputSerializer, request.data)
+        limits.take_or_throttle(
+            limits.sign_in_key(request), limits.rate_of("sign_in")
+        )  # before any password check
         # axes needs Django's own request: it marks it, and its middleware answers a lockout.
         user = authenticate(
             request._request, username=credentials["username"], password=credentials["password"]

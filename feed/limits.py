@@ -14,6 +14,8 @@ Each action, its key, and the settings of its rate:
   THROTTLE_FEED_MEMES;
 * sign-up: ``sign-up:address:ADDRESS`` and ``sign-up:site``, SIGN_UP_ADDRESS_LIMIT_PER_HOUR
   and SIGN_UP_GLOBAL_LIMIT_PER_HOUR;
+* a sign-in attempt, right or wrong (the page and the API's token), before any password
+  is checked: ``sign_in:address:ADDRESS``, THROTTLE_SIGN_IN;
 * memes queued (generation.services, through generation.outlet): ``feed-jobs:reader:ID``,
   ``memes:site`` and the make-a-meme keys, GENERATION_READER_JOBS_PER_HOUR,
   GENERATION_SITE_MEMES_PER_HOUR and the others.
@@ -125,3 +127,16 @@ def sign_up_refusal(request: HttpRequest) -> str | None:
     if not take("sign-up:site", Rate.per_hour(settings.SIGN_UP_GLOBAL_LIMIT_PER_HOUR)):
         return TOO_MANY_ON_SITE
     return None
+
+
+SIGN_IN_REFUSED = "Too many sign-ins from your network: please try again later."
+
+
+def sign_in_key(request: HttpRequest) -> str:
+    """The bucket a sign-in attempt takes from: its address's (no one is signed in yet)."""
+    return f"sign_in:{requester(request)}"
+
+
+def sign_in_allowed(request: HttpRequest) -> bool:
+    """Take a use of THROTTLE_SIGN_IN for the request's address; False when none is left."""
+    return take(sign_in_key(request), rate_of("sign_in"))

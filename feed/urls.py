@@ -9,7 +9,7 @@ urlpatterns = [
     path("favourites/", views.favourites_page, name="favourites"),
     path("m/<int:meme_id>/", views.meme_page, name="meme"),
     path("accounts/signup/", views.signup_page, name="signup"),
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/login/", views.LimitedSignIn.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     # Our own template names: the admin's password pages use Django's default ones.
     path(

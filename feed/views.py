@@ -6,8 +6,10 @@ the landing page and the permalink are rendered whole so share previews
 from __future__ import annotations
 
 from pathlib import PurePosixPath
+from typing import Any
 
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -111,3 +113,16 @@ def signup_page(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("feed")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class LimitedSignIn(auth_views.LoginView):
+    """Django's sign-in page, answering its own page and a 429 past THROTTLE_SIGN_IN
+    (feed.limits) without checking the password."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if limits.sign_in_allowed(request):
+            return super().post(request, *args, **kwargs)
+        # An unbound form: a bound one would check the password to find its errors.
+        form = self.get_form_class()(request, initial={"username": request.POST.get("username", "")})
+        context = self.get_context_data(form=form, refused=limits.SIGN_IN_REFUSED)
+        return self.render_to_response(context, status=429)

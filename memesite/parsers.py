@@ -7,17 +7,26 @@ like [[[[…]]]] a thousand deep raises RecursionError, which DRF does not catch
 a 500 and a long traceback for one anonymous request. Somewhat less deep, the
 parse succeeds and whatever walks the value next (validation, an error message
 quoting it) may recurse out instead. No endpoint takes anything deeper than an
-object holding a list of boxes (depth 3), so anything past MAX_DEPTH is refused."""
+object holding a list of boxes (depth 3), so anything past MAX_DEPTH is refused.
+
+The API's parser also refuses a JSON body over MAX_JSON_BYTES (413), unread
+when its length is declared: the largest body an endpoint takes (a template's
+boxes and example captions) is a few kilobytes, while parsing the 12 MB Django
+would otherwise accept took 3 s of a web worker, anonymously on the token
+endpoint."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import IO, Any
 
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
+
+from memesite.middleware import declared_length
 
 MAX_DEPTH = 32
 MESSAGE = f"JSON nested deeper than {MAX_DEPTH} levels is not accepted."
@@ -30,12 +39,28 @@ class TooDeep(ValueError):
         super().__init__(MESSAGE)
 
 
+MAX_JSON_BYTES = 64 * 1024
+TOO_LARGE = f"A JSON body may be at most {MAX_JSON_BYTES // 1024} KB."
+
+
+class JSONTooLarge(APIException):
+    status_code = 413
+    default_detail = TOO_LARGE
+    default_code = "too_large"
+
+
 class DepthLimitedJSONParser(JSONParser):
     def parse(
         self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
     ) -> Any:
+        request = (parser_context or {}).get("request")
+        if request is not None and declared_length(request) > MAX_JSON_BYTES:
+            raise JSONTooLarge()
+        body = stream.read(MAX_JSON_BYTES + 1)
+        if len(body) > MAX_JSON_BYTES:  # a body sent without its length
+            raise JSONTooLarge()
         try:
-            return within_depth(partial(super().parse, stream, media_type, parser_context))
+            return within_depth(partial(super().parse, io.BytesIO(body), media_type, parser_context))
         except TooDeep:
             raise ParseError(MESSAGE) from None
 

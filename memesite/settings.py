@@ -344,6 +344,11 @@ THROTTLE_FEED_SESSIONS = env_rate("THROTTLE_FEED_SESSIONS", "60/hour")
 # frozen feed. A person scrolling fast takes 2-3 a second; a script following
 # ``next`` in a loop is held to 200 a minute, 12,200 in any hour.
 THROTTLE_FEED_MEMES = env_rate("THROTTLE_FEED_MEMES", "200/minute")
+# Sign-in attempts (the page and the API's token) per client address, right or
+# wrong: each checks a password, about a second of a web worker's CPU. Failures
+# also lock out (LOGIN_FAILURE_LIMIT); this bounds the rest. An office behind
+# one address signs in a few times a day per person.
+THROTTLE_SIGN_IN = env_rate("THROTTLE_SIGN_IN", "100/hour")
 # Sign-ups: every per-reader limit is per account, so accounts are limited too.
 # Per address (an office or a phone network may share one), and site-wide so
 # that many addresses together cannot mint accounts without end.

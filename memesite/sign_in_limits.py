@@ -11,6 +11,11 @@ Both counts cover the cool-off (LOGIN_COOLOFF_MINUTES). A successful sign-in
 clears only its own pair's failures, so an attacker signing into an account of
 his own does not wipe his address's count.
 
+Every sign-in attempt, right or wrong, also takes a use of THROTTLE_SIGN_IN
+for its address before any password is checked (feed.limits, with the site's
+other limits): a password check costs about a second of a web worker, and the
+lock-outs here bound only the wrong ones.
+
 Changing a password asks for the old one, which is a sign-in by another door:
 a wrong old password counts as a failed sign-in of that username at that
 address, and a locked-out pair or address may not change it either
