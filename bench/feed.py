@@ -50,8 +50,10 @@ from django.db import connection, transaction  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from rest_framework.authtoken.models import Token  # noqa: E402
 
-from feed import ranking  # noqa: E402
-from feed.models import EPOCH, HOT_HOURS_PER_RATING, PRIOR_VOTES, Template  # noqa: E402
+from feed.models import Template  # noqa: E402
+from feed.ranking.pages import next_page  # noqa: E402
+from feed.ranking.scores import EPOCH, HOT_HOURS_PER_RATING, PRIOR_VOTES  # noqa: E402
+from feed.ranking.sessions import start_session  # noqa: E402
 from generation.layout import boxes_to_json, default_boxes  # noqa: E402
 from tests.servers import free_port, wait_for_port  # noqa: E402
 
@@ -324,11 +326,11 @@ def explain_feed_page() -> dict[str, str]:
     reader = User.objects.get(username="bench00001")
     plans: dict[str, str] = {}
     for label, template_id in (("all templates", None), ("one template", Template.objects.first().pk)):  # type: ignore[union-attr]
-        state = ranking.start_session("hot", template_id)
+        state = start_session("hot", template_id)
         with CaptureQueriesContext(connection) as first:
-            page = ranking.next_page(reader, state, PAGE_SIZE)
+            page = next_page(reader, state, PAGE_SIZE)
         with CaptureQueriesContext(connection) as second:
-            ranking.next_page(reader, page.state, PAGE_SIZE)
+            next_page(reader, page.state, PAGE_SIZE)
         reads = [query["sql"] for query in second.captured_queries if "feed_feedposition" in query["sql"]]
         statements = [("extend the session: its candidates", first.captured_queries[0]["sql"])]
         statements.append(("read a page", reads[-1]))

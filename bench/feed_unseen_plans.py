@@ -8,7 +8,7 @@ served the best-ranked memes it has not seen, and runs the upkeep, which
 keeps its newest 10,000. With --pages 0 --first-pages 500 the 10,000 it
 remembers are the best-ranked ones, which a new visit must read past: the
 worst case. It then runs the first extension's candidates
-(MemeQuerySet.session_candidates, unseen) in three spellings, alternating,
+(feed.ranking.sessions.session_candidates, unseen) in three spellings, alternating,
 and prints the PostgreSQL backend's CPU per statement and one EXPLAIN ANALYZE
 of each:
 
@@ -37,8 +37,8 @@ from django.db import connection
 from django.db.models import Exists, OuterRef
 
 from bench import feed_cpu  # sets the environment up, then Django
-from feed import compiled, ranking
 from feed.models import MemeQuerySet, SeenMeme
+from feed.ranking import compiled, sessions
 from feed.tasks import tidy_feed
 
 feed = importlib.import_module("bench.feed")  # imported by bench.feed_cpu, after its environment
@@ -52,14 +52,14 @@ def not_exists(memes: MemeQuerySet, reader: int) -> MemeQuerySet:
 
 def candidates(sort: str, reader: int, unseen_by: Callable[..., MemeQuerySet] | None = None) -> Spelling:
     """The first extension's candidates for a new session, as SQL and parameters."""
-    original = MemeQuerySet.unseen_by
+    original = sessions.unseen_by
     if unseen_by is not None:
-        MemeQuerySet.unseen_by = unseen_by  # type: ignore[method-assign]
+        sessions.unseen_by = unseen_by
     compiled.statement.cache_clear()
     try:
-        select, values = ranking.candidates_statement(ranking.start_session(sort, None), reader, True)  # type: ignore[arg-type]
+        select, values = sessions.candidates_statement(sessions.start_session(sort, None), reader, True)  # type: ignore[arg-type]
     finally:
-        MemeQuerySet.unseen_by = original  # type: ignore[method-assign]
+        sessions.unseen_by = original
         compiled.statement.cache_clear()
     return select.sql, select.bind(values)
 

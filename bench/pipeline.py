@@ -34,8 +34,9 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connections  # noqa: E402
 from django.test import Client, override_settings  # noqa: E402
 
-from feed import ranking  # noqa: E402
 from feed.models import Meme, Template  # noqa: E402
+from feed.ranking.pages import next_page  # noqa: E402
+from feed.ranking.sessions import start_session  # noqa: E402
 from generation import jobs  # noqa: E402
 from generation.models import GenerationJob  # noqa: E402
 from generation.services import reader_is_running_low  # noqa: E402
@@ -111,11 +112,11 @@ def readers_sustained(readers: int, seconds: float) -> tuple[bool, int, float]:
     lock = threading.Lock()
 
     def scroll(user: User, offset: float) -> None:
-        state = ranking.start_session("hot", None)
+        state = start_session("hot", None)
         due = time.time() + offset
         while due < stop_at:
             time.sleep(max(0.0, due - time.time()))
-            page = ranking.next_page(user, state, 1)
+            page = next_page(user, state, 1)
             state = page.state
             if page.running_low:
                 reader_is_running_low(user, None)

@@ -1,4 +1,4 @@
-"""The feed's API: thin views over feed.models and feed.ranking. Inputs and
+"""The feed's API: thin views over feed.models and feed/ranking/. Inputs and
 answers go through the serializers in feed.serializers; a feed page is one
 values() query (my_reaction and favourited annotated in it) that
 FeedItemSerializer turns into items."""
@@ -24,10 +24,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from feed import limits, models, ranking
+from feed import limits, models
 from feed.authentication import issue_token, revoke_tokens
 from feed.models import Meme, Template, UserSettings
 from feed.permissions import HIDE_MEMES, staff_with
+from feed.ranking import cursors, items, pages, sessions
 from feed.serializers import (
     FavouritesPageSerializer,
     FeedItemSerializer,
@@ -62,7 +63,7 @@ def next_link(request: Request, cursor: str, **params: Any) -> str:
 
 
 def meme_response(request: Request, meme_id: int, code: int = status.HTTP_200_OK) -> Response:
-    row = ranking.meme_row(request.user, meme_id)
+    row = items.meme_row(request.user, meme_id)
     if row is None:
         raise NotFound("There is no such meme in the feed.")
     return Response(FeedItemSerializer(row, context={"request": request}).data, status=code)
@@ -143,28 +144,28 @@ class FeedView(APIView):
             f"feed_memes:{limits.requester(request)}", limits.rate_of("feed_memes"), query["page_size"]
         )
         state = self.state_for(request, query)
-        page = ranking.next_page(request.user, state, query["page_size"])
+        page = pages.next_page(request.user, state, query["page_size"])
         if page.running_low:
             template = Template.objects.filter(pk=state.template_id).first() if state.template_id else None
             reader_is_running_low(request.user, template)
-        cursor = ranking.encode_cursor(page.state, request.user.pk)
+        cursor = cursors.encode_cursor(page.state, request.user.pk)
         answer = {"next": next_link(request, cursor, page_size=query["page_size"]), "results": page.rows}
         return Response(FeedPageSerializer(answer, context={"request": request}).data)
 
     @staticmethod
-    def state_for(request: Request, query: dict[str, Any]) -> ranking.FeedState:
+    def state_for(request: Request, query: dict[str, Any]) -> sessions.FeedState:
         if "cursor" not in query:
-            # A new frozen feed writes up to ranking.CHUNK rows that live a
+            # A new frozen feed writes up to sessions.CHUNK rows that live a
             # day, so starting one is limited per reader. Limiting starts
             # rather than keeping a reader's last few feeds: every open tab
             # keeps its place, and a person never starts dozens an hour.
             limits.take_or_throttle(
                 f"feed_sessions:{limits.requester(request)}", limits.rate_of("feed_sessions")
             )
-            return ranking.start_session(query.get("sort", "hot"), query.get("template"))
+            return sessions.start_session(query.get("sort", "hot"), query.get("template"))
         try:
-            state = ranking.decode_cursor(query["cursor"], request.user.pk)
-        except ranking.BadCursor as error:
+            state = cursors.decode_cursor(query["cursor"], request.user.pk)
+        except cursors.BadCursor as error:
             raise ValidationError({"cursor": [str(error)]}) from None
         if query.get("sort", state.sort) != state.sort or query.get("template", state.template_id) not in (
             state.template_id,
@@ -289,13 +290,13 @@ class FavouritesView(APIView):
         after = None
         if "cursor" in query:
             try:
-                after = ranking.decode_favourites_cursor(query["cursor"], request.user.pk)
-            except ranking.BadCursor as error:
+                after = cursors.decode_favourites_cursor(query["cursor"], request.user.pk)
+            except cursors.BadCursor as error:
                 raise ValidationError({"cursor": [str(error)]}) from None
-        page = ranking.favourites_page(request.user, after, query["page_size"])
+        page = pages.favourites_page(request.user, after, query["page_size"])
         following = None
         if page.after is not None:
-            cursor = ranking.encode_favourites_cursor(page.after, request.user.pk)
+            cursor = cursors.encode_favourites_cursor(page.after, request.user.pk)
             following = next_link(request, cursor, page_size=query["page_size"])
         answer = {"next": following, "results": page.rows}
         return Response(FavouritesPageSerializer(answer, context={"request": request}).data)

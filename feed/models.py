@@ -1,27 +1,34 @@
 """What people see and do: memes with their votes and scores, reactions,
-favourites, reports, settings, feed sessions and rate limits; and the keys
-that keep readers' names from looking alike.
+favourites, reports, settings, the rows of feed sessions and of seen memes,
+and rate limits; and the keys that keep readers' names from looking alike.
 
 A meme's row extends the part generation writes (generation.models.GeneratedMeme);
 ``Template`` is generation's template under the feed's name (a proxy on the
-same row), which the curation admin and the ranking use."""
+same row), which the curation admin and the ranking use.
+
+The models stay here, where Django's app registry loads them; how the feed
+ranks and pages them is feed/ranking/'s. Its lowest modules (orders, scores,
+the seen memes' queryset) sit below this one: Meme's indexes, its scores and
+SeenMeme's manager are built from them."""
 
 from __future__ import annotations
 
 import functools
 import time
 from collections.abc import Collection
-from datetime import UTC, datetime
-from typing import Any, ClassVar, Literal
+from datetime import datetime
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.db import IntegrityError, connection, models, transaction
-from django.db.models import Count, F, OrderBy, OuterRef, Q, Subquery, Sum, Value, Window
-from django.db.models.functions import Cast, Coalesce, Greatest, RowNumber
-from django.db.models.lookups import GreaterThanOrEqual, LessThan
+from django.db.models import F, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Cast, Coalesce, Greatest
 from django.utils import timezone
 
 from feed.names import TOO_ALIKE, name_keys
+from feed.ranking.scores import PRIOR_LIKE_RATE, TEMPLATE_PRIOR_VOTES, hot_of, rating_of, score_expressions
+from feed.ranking.seen import SeenMemeQuerySet
+from feed.ranking.sorts import FEW_VOTES_READY, Sort, order
 from generation import models as generation
 
 
@@ -52,30 +59,10 @@ class Template(generation.Template):
         proxy = True
 
 
-FEW_VOTES = 5  # likes + dislikes below this count as "few": such memes get shown to earn votes
-FEW_VOTES_READY = Q(status="ready") & Q(LessThan(F("likes") + F("dislikes"), FEW_VOTES))
-
-# The feed's orders, each served by a partial index on ready memes (Meme.Meta).
-Sort = Literal["hot", "new", "top"]
-SORTS: tuple[Sort, ...] = ("hot", "new", "top")
-SORT_KEYS: dict[Sort, str] = {"hot": "hot", "new": "created_at", "top": "rating"}
-CHUNK = 100  # memes appended to a feed session at a time; ≥ the largest page + the look-ahead
-EXPLORE_EVERY = 5  # in hot and top, every fifth place goes to the newest memes with few votes
-# Candidates read per part of an extension: a part may have to fill every
-# place (the other has run out); when one template crowds them, feed.arrange
-# reads other templates' memes besides.
-POOL = CHUNK
-SEEN_MEMORY = 10_000  # the memes a reader has seen that the feed remembers, newest kept
-
-
-class Part(models.IntegerChoices):
-    """Where a candidate for a feed session's next places comes from."""
-
-    RANKED = 1  # by the sort's key: in hot and top, memes with enough votes (or the reader's vote)
-    FRESH = 2  # in hot and top, the newest memes with few votes the reader has not voted on
-
-
 class MemeQuerySet(models.QuerySet["Meme"]):
+    """Memes by visibility, template and order: what the feed's ranking
+    (feed/ranking/sessions.py, pages.py) and its pages build on."""
+
     def visible(self) -> MemeQuerySet:
         return self.filter(status=Meme.Status.READY)
 
@@ -88,71 +75,13 @@ class MemeQuerySet(models.QuerySet["Meme"]):
         indexes meme_new_few_votes and meme_template_new_few_votes are."""
         return self.filter(FEW_VOTES_READY)
 
-    def outside_session(self, session: int) -> MemeQuerySet:
-        """Memes the feed session does not hold yet. ``NOT IN`` a subquery, which
-        PostgreSQL reads once into a hash: compared one by one with every held
-        meme (NOT EXISTS, planned as a nested loop), the sixth extension of a
-        session cost three times the first (docs/feed.md)."""
-        return self.exclude(pk__in=FeedPosition.objects.filter(session=session).values("meme_id"))
-
-    def unseen_by(self, reader: int) -> MemeQuerySet:
-        """Memes the reader has not been served in any feed session they
-        remember (SeenMeme): ``NOT IN`` their at most SEEN_MEMORY rows, read
-        once into a hash from the (user, meme) primary key."""
-        return self.exclude(pk__in=SeenMeme.objects.filter(user_id=reader).values("meme_id"))
-
     def best_first(self, sort: Sort) -> MemeQuerySet:
-        return self.order_by(*_order(sort))
-
-    def session_candidates(
-        self, session: int, reader: int, sort: Sort, template_id: int | None, unseen: bool, away: int | None
-    ) -> models.QuerySet[Any]:
-        """Rows (id, template, part) of ready memes the feed session lacks, best
-        first within each part; feed.arrange chooses the next places among them.
-
-        In new, one part: the newest. In hot and top, two: RANKED, by the
-        sort's key, holds the memes with enough votes to rank them (and those
-        the reader voted on, so their vote ranks them); FRESH, the newest memes
-        with few votes the reader has not voted on, which take every fifth
-        place so new memes get seen and earn votes. A fresh batch of unvoted
-        memes therefore leads new but not hot or top. ``unseen`` keeps to the
-        memes the reader has not seen on an earlier visit; ``away`` leaves out
-        one template (to find others' memes when one template crowds the top)."""
-        wanted = self.visible().of_template(template_id).outside_session(session)
-        if unseen:
-            wanted = wanted.unseen_by(reader)
-        if away is not None:
-            wanted = wanted.exclude(template_id=away)
-        if sort == "new":
-            return wanted._part(Part.RANKED, "new")
-        voted = Reaction.objects.filter(user_id=reader).values("meme_id")
-        enough = Q(GreaterThanOrEqual(F("likes") + F("dislikes"), FEW_VOTES))
-        ranked = wanted.filter(Q(pk__in=voted) | enough)._part(Part.RANKED, sort)
-        fresh = wanted.with_few_votes().exclude(pk__in=voted)._part(Part.FRESH, "new")
-        return ranked.union(fresh, all=True)
-
-    def _part(self, part: Part, sort: Sort) -> models.QuerySet[Any]:
-        """The first POOL memes in the sort's order as rows (id, template, part,
-        n), n their place in that order (a UNION keeps no order of its own)."""
-        n = Window(RowNumber(), order_by=_order(sort))
-        rows = self.best_first(sort).annotate(n=n).values("id", "template_id", "n", part=Value(part.value))
-        if connection.features.supports_slicing_ordering_in_compound:
-            # A LIMIT: PostgreSQL then plans to read only POOL entries of the
-            # sort's index. Counted by the window instead, the same plan was
-            # costed as reading the whole index, and at a million memes that
-            # cost made PostgreSQL compile it with JIT, 280-490 ms a time.
-            return rows[:POOL]
-        return rows.order_by().filter(n__lte=POOL)  # SQLite allows no LIMIT nor ORDER BY in a UNION's parts
+        return self.order_by(*order(sort))
 
     def showcase(self) -> MemeQuerySet:
         """Memes fit to show strangers, best first: in the feed, drawn, and never
         reported (a page no one signed in to see gets no moderator's look first)."""
         return self.visible().filter(reports=0).exclude(image="").best_first("top")
-
-
-def _order(sort: Sort) -> list[OrderBy]:
-    """Best first by the sort's key, ties by the newest id: a total order."""
-    return [F(SORT_KEYS[sort]).desc(), F("id").desc()]
 
 
 class Meme(generation.GeneratedMeme):
@@ -176,10 +105,11 @@ class Meme(generation.GeneratedMeme):
     class Meta:
         # The feed's orders. The columns after the order's own let a feed
         # session's extension read its candidates from the index alone, for
-        # it skips every meme the reader has seen (up to SEEN_MEMORY): at
-        # 100,000 memes (bench/feed.py's data), a reader who had seen 10,000
-        # cost 45 ms a hot extension read through the table (skipping 6,125
-        # in 22 ms) and 11 ms from the index (6,197 in 3.4 ms).
+        # it skips every meme the reader has seen (up to SEEN_MEMORY,
+        # feed.ranking.seen): at 100,000 memes (bench/feed.py's data), a
+        # reader who had seen 10,000 cost 45 ms a hot extension read through
+        # the table (skipping 6,125 in 22 ms) and 11 ms from the index (6,197
+        # in 3.4 ms).
         indexes = [
             models.Index(
                 fields=["-hot", "-id", "template", "likes", "dislikes"],
@@ -212,7 +142,7 @@ class Meme(generation.GeneratedMeme):
                 condition=Q(status="ready"),
             ),
             # The newest memes with few votes, which feed sessions mix in
-            # (feed.ranking): without these, finding them reads every
+            # (feed.ranking.sessions): without these, finding them reads every
             # voted-on meme's row on the way.
             models.Index(
                 fields=["-created_at", "-id", "template"],
@@ -244,40 +174,6 @@ class Meme(generation.GeneratedMeme):
         prior = PRIOR_LIKE_RATE if prior is None else prior
         rating = rating_of(0, 0, prior)
         return {"prior": prior, "rating": rating, "hot": hot_of(rating, ready_at)}
-
-
-# Ranking. A Bayesian average pulls memes with few votes toward the prior, so
-# one early like does not put a meme above one with 90 likes out of 100.
-PRIOR_VOTES = 4.0  # weight of the prior, in votes
-PRIOR_LIKE_RATE = 0.5
-# A template's like rate is itself pulled toward PRIOR_LIKE_RATE by this many votes.
-TEMPLATE_PRIOR_VOTES = 20.0
-# Hot: one unit of rating is worth this many hours of recency.
-HOT_HOURS_PER_RATING = 48.0
-EPOCH = datetime(2025, 1, 1, tzinfo=UTC)
-
-
-def rating_of(likes: int, dislikes: int, prior: float = PRIOR_LIKE_RATE) -> float:
-    return (likes + prior * PRIOR_VOTES) / (likes + dislikes + PRIOR_VOTES)
-
-
-def hot_of(rating: float, created_at: datetime) -> float:
-    hours = (created_at - EPOCH).total_seconds() / 3600
-    return hours / HOT_HOURS_PER_RATING + rating
-
-
-def score_expressions(likes: Any = None, dislikes: Any = None) -> dict[str, Any]:
-    """Expressions recomputing rating and hot from the counts, for an UPDATE.
-
-    ``likes`` and ``dislikes`` default to the row's stored counts; pass the
-    expressions that set new counts to rescore in the same statement (SQL reads
-    the old row on every right-hand side). hot = hours since the epoch / 48 +
-    rating; the hours part is fixed per meme, so it is recovered from the
-    stored hot minus the stored rating."""
-    likes = F("likes") if likes is None else likes
-    dislikes = F("dislikes") if dislikes is None else dislikes
-    rating = (likes + F("prior") * PRIOR_VOTES) / (likes + dislikes + PRIOR_VOTES)
-    return {"rating": rating, "hot": F("hot") - F("rating") + rating}
 
 
 class Reaction(models.Model):
@@ -545,7 +441,7 @@ class Report(models.Model):
 
 
 class FeedPosition(models.Model):
-    """One place in one reader's frozen feed (feed/ranking.py explains the design).
+    """One place in one reader's frozen feed (feed/ranking/sessions.py explains the design).
 
     A session's id starts with the second it began, so old sessions are deleted
     by a range on the primary key. The meme link has no constraint and no index
@@ -566,75 +462,11 @@ class FeedPosition(models.Model):
         return f"session {self.session} #{self.position}: meme {self.meme_id}"
 
 
-def insert_rows(
-    model: type[models.Model],
-    columns: tuple[str, ...],
-    rows: list[tuple[Any, ...]],
-    ignore_conflicts: bool = False,
-) -> None:
-    """One multi-row INSERT outside any transaction: a statement, one round
-    trip. (``bulk_create`` wraps its INSERT in a transaction, which on
-    PostgreSQL is a second round trip for the COMMIT on every feed page.)"""
-    if not rows:
-        return
-    quote = connection.ops.quote_name
-    names = ", ".join(quote(column) for column in columns)
-    conflicts = " ON CONFLICT DO NOTHING" if ignore_conflicts else ""
-    into = f"INSERT INTO {quote(model._meta.db_table)} ({names})"
-    if connection.vendor == "postgresql":
-        sql = f"{into} {_unnest(model, columns)}{conflicts}"
-        params = [list(column) for column in zip(*rows, strict=True)]
-    else:
-        values = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ")"] * len(rows))
-        sql, params = f"{into} VALUES {values}{conflicts}", [value for row in rows for value in row]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-
-
-@functools.cache
-def _unnest(model: type[models.Model], columns: tuple[str, ...]) -> str:
-    """``SELECT * FROM UNNEST(…)`` of one array per column, as Django's own
-    bulk insert reads rows on PostgreSQL: one statement text for any number
-    of rows, with one value per column, where ``VALUES`` took one per column
-    and row. psycopg parses it once per process (it keeps no statement of
-    over 50 values) and prepares it once per connection: an extension's 100
-    places cost 0.26-0.36 ms of Python against 0.60-0.92 with ``VALUES`` (300
-    values), the same PostgreSQL CPU; a page's 20 seen memes cost the same
-    either way (in process, side by side; docs/feed.md, "Figures")."""
-    types = [model._meta.get_field(column).db_type(connection) for column in columns]
-    arrays = ", ".join(f"(%s)::{str(kind).split('(')[0]}[]" for kind in types)
-    return f"SELECT * FROM UNNEST({arrays})"
-
-
-class SeenMemeQuerySet(models.QuerySet["SeenMeme"]):
-    def remember(self, reader: int, meme_ids: Collection[int], now: datetime | None = None) -> None:
-        """Note that the reader was served these memes: one INSERT, a meme
-        already remembered kept as it was (two sessions of one reader, or two
-        tabs, serve the same meme at once without an error). Rows go in in meme
-        order, so two such INSERTs wait for each other rather than deadlock."""
-        at = connection.ops.adapt_datetimefield_value(now or timezone.now())
-        rows = [(reader, meme, at) for meme in sorted(set(meme_ids))]
-        insert_rows(SeenMeme, ("user_id", "meme_id", "seen_at"), rows, ignore_conflicts=True)
-
-    def forget_oldest(self, keep: int = SEEN_MEMORY) -> int:
-        """Keep each reader's ``keep`` most recently seen memes and forget the
-        rest, oldest first; returns how many went. The feed's hourly upkeep
-        runs it, so between two runs a reader may hold an hour's pages more."""
-        crowded = self.values("user_id").annotate(held=Count("meme_id")).filter(held__gt=keep)
-        forgotten = 0
-        for user_id in crowded.values_list("user_id", flat=True):
-            mine = self.filter(user_id=user_id)
-            at, meme = mine.order_by("-seen_at", "-meme_id").values_list("seen_at", "meme_id")[keep]
-            older = Q(seen_at__lt=at) | Q(seen_at=at, meme_id__lte=meme)
-            forgotten += mine.filter(older).delete()[0]
-        return forgotten
-
-
 class SeenMeme(models.Model):
     """A meme a reader was served, remembered across feed sessions so that a
-    new visit starts with memes they have not seen (MemeQuerySet.unseen_by);
-    at most SEEN_MEMORY per reader (SeenMemeQuerySet.forget_oldest). The meme
-    link has no constraint and no index of its own, as FeedPosition's."""
+    new visit starts with memes they have not seen (feed.ranking.sessions.unseen_by);
+    at most SEEN_MEMORY per reader (SeenMemeQuerySet.forget_oldest, feed/ranking/seen.py).
+    The meme link has no constraint and no index of its own, as FeedPosition's."""
 
     pk = models.CompositePrimaryKey("user", "meme")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

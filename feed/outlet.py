@@ -10,7 +10,8 @@ from typing import Any
 from django.db.models import Count, Q
 
 from feed import limits
-from feed.models import FEW_VOTES_READY, Meme, Reaction, UserSettings
+from feed.models import Meme, Reaction, UserSettings
+from feed.ranking.sorts import FEW_VOTES_READY
 from generation.bandit import Votes
 from generation.models import GeneratedMeme, Template
 

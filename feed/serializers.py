@@ -10,8 +10,9 @@ from django.core.files.storage import default_storage
 from rest_framework import serializers
 from rest_framework.authtoken.models import Token
 
-from feed.models import SORTS, Meme, Report, Template, UserSettings
-from feed.ranking import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
+from feed.models import Meme, Report, Template, UserSettings
+from feed.ranking.pages import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
+from feed.ranking.sorts import SORTS
 from generation.render.variants import VARIANT_CONTENT_TYPE, variant_height, variant_name
 
 
@@ -94,7 +95,7 @@ class VariantSerializer(serializers.Serializer[dict[str, Any]]):
 
 
 class FeedItemSerializer(serializers.Serializer[dict[str, Any]]):
-    """One meme as the API shows it, from the columns feed.ranking.item_values
+    """One meme as the API shows it, from the columns feed.ranking.items.item_values
     reads (a dict per meme); needs ``context={"request": request}``.
 
     The fields document the item; to_representation builds it in one dict per

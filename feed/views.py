@@ -18,9 +18,10 @@ from django.views.decorators.http import require_http_methods
 
 from feed import limits
 from feed.forms import SignUpForm
-from feed.models import SORTS, Meme, Report, Template, UserSettings
+from feed.models import Meme, Report, Template, UserSettings
 from feed.names import TOO_ALIKE
-from feed.ranking import item_values, meme_row, reader_id, with_reader_state
+from feed.ranking.items import item_values, meme_row, reader_id, with_reader_state
+from feed.ranking.sorts import SORTS
 from feed.serializers import FeedItemSerializer
 
 LANDING_MEMES = 9  # three rows of three on a desktop, one column on a phone

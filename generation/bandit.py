@@ -12,7 +12,7 @@ the 19 draws above 0.9 in most rounds, so the liked template got 3.6% of the
 picks and each unvoted one 5.1%, and with 30 likes of 40 only 0.9%. Templates'
 like rates cluster around the middle instead, and the feed already says how
 tightly (a template's like rate is pulled toward 50% by 20 votes,
-feed.models.TEMPLATE_PRIOR_VOTES): the bandit starts from the same belief.
+feed.ranking.scores.TEMPLATE_PRIOR_VOTES): the bandit starts from the same belief.
 """
 
 from __future__ import annotations

@@ -14,8 +14,10 @@ from django.test import Client
 from django.utils import timezone
 from PIL import Image, ImageDraw
 
-from feed import ranking
-from feed.models import PRIOR_LIKE_RATE, Meme, Sort, hot_of, rating_of
+from feed.models import Meme
+from feed.ranking import sessions
+from feed.ranking.scores import PRIOR_LIKE_RATE, hot_of, rating_of
+from feed.ranking.sorts import Sort
 from generation.models import GenerationJob, Template
 
 PASSWORD_HASH = "!"  # unusable: these readers only react through the model
@@ -63,11 +65,11 @@ def scored_memes(
     return Meme.objects.bulk_create(memes)
 
 
-def extended_session(sort: Sort, reader: User, extensions: int) -> ranking.FeedState:
+def extended_session(sort: Sort, reader: User, extensions: int) -> sessions.FeedState:
     """A new feed session of ``sort`` for ``reader``, extended ``extensions`` times."""
-    state = ranking.start_session(sort, None)
+    state = sessions.start_session(sort, None)
     for _ in range(extensions):
-        state = replace(state, end=ranking.extend(state, reader.pk))
+        state = replace(state, end=sessions.extend(state, reader.pk))
     return state
 
 

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from feed.models import SeenMemeQuerySet, Template, UserSettings
+from feed.models import Template, UserSettings
+from feed.ranking.seen import SeenMemeQuerySet
 from tests.browser.conftest import CAPTIONS, DESKTOP, PHONE, demo_templates, ready_meme, rendered
 from tests.conftest import PASSWORD
 

@@ -14,7 +14,8 @@ from django.contrib.auth.models import User
 from django.db.models import F
 from django.utils import timezone
 
-from feed.models import HOT_HOURS_PER_RATING, Meme, UserSettings
+from feed.models import Meme, UserSettings
+from feed.ranking.scores import HOT_HOURS_PER_RATING
 from tests.browser.conftest import DESKTOP, PHONE, attach_feed, ready_meme
 from tests.conftest import PASSWORD, make_template
 from tests.feed_data import picture

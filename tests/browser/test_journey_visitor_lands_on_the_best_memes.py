@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from feed.models import Meme, rating_of
+from feed.models import Meme
+from feed.ranking.scores import rating_of
 from tests.browser.conftest import CAPTIONS, DESKTOP, PHONE, demo_templates, ready_meme, rendered, screenshot
 
 pytestmark = pytest.mark.browser

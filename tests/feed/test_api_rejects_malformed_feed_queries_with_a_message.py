@@ -8,8 +8,8 @@ from django.contrib.auth.models import User
 from django.core import signing
 from django.test import Client
 
-from feed import ranking
 from feed.models import Template
+from feed.ranking import sessions
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 
@@ -72,6 +72,6 @@ def test_an_expired_cursor_says_to_start_again(
     reader: Client, alice: User, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     following = reader.get("/api/feed/").json()["next"]
-    monkeypatch.setattr(ranking, "SESSION_LIFETIME", ranking.SESSION_LIFETIME * 0)
+    monkeypatch.setattr(sessions, "SESSION_LIFETIME", sessions.SESSION_LIFETIME * 0)
     response = reader.get(following)
     assert response.status_code == 400 and "expired" in response.json()["cursor"][0]

@@ -12,7 +12,8 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from feed.models import CHUNK, FeedPosition, Template
+from feed.models import FeedPosition, Template
+from feed.ranking.sessions import CHUNK
 from tests.feed_data import bulk_memes
 from tests.parallel import all_at_once
 

@@ -12,8 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from feed.models import CHUNK, FeedPosition, SeenMeme, Template
-from feed.ranking import LOOKAHEAD
+from feed.models import FeedPosition, SeenMeme, Template
+from feed.ranking.pages import LOOKAHEAD
+from feed.ranking.sessions import CHUNK
 from tests.feed_data import bulk_memes
 from tests.parallel import all_at_once
 

@@ -10,7 +10,8 @@ from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.utils import timezone
 
-from feed.models import SEEN_MEMORY, SeenMeme, Template
+from feed.models import SeenMeme, Template
+from feed.ranking.seen import SEEN_MEMORY
 from feed.tasks import tidy_feed
 from tests.feed_data import bulk_memes
 

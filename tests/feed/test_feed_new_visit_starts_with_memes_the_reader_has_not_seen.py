@@ -8,7 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import SORTS, SeenMeme, Template
+from feed.models import SeenMeme, Template
+from feed.ranking.sorts import SORTS
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 

@@ -14,8 +14,9 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from feed.arrange import Arrangement
-from feed.models import Meme, Part
+from feed.models import Meme
+from feed.ranking.arrangement import Arrangement
+from feed.ranking.sorts import Part
 from tests.conftest import make_template
 from tests.feed_data import scored_meme
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import CHUNK, Meme, Template
+from feed.models import Meme, Template
+from feed.ranking.sessions import CHUNK
 from tests.feed_data import bulk_memes
 
 

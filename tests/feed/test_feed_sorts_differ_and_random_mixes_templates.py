@@ -14,7 +14,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from feed.models import SORTS, Meme
+from feed.models import Meme
+from feed.ranking.sorts import SORTS
 from tests.conftest import make_template
 from tests.feed_data import scored_meme
 

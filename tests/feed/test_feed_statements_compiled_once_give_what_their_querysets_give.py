@@ -1,6 +1,6 @@
 """A feed page's read and a session's extension are querysets compiled once
-per shape and run again with each page's own values (feed/compiled.py): the
-rows are the ones the queryset itself gives, for every reader and session,
+per shape and run again with each page's own values (feed/ranking/compiled.py):
+the rows are the ones the queryset itself gives, for every reader and session,
 and a queryset whose value does not reach its SQL as a parameter is refused
 instead of being run with the first caller's value."""
 
@@ -13,8 +13,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from feed import compiled, ranking
-from feed.models import SORTS, Meme, SeenMeme, Sort, Template, set_favourite, set_reaction
+from feed.models import Meme, SeenMeme, Template, set_favourite, set_reaction
+from feed.ranking import compiled, pages, sessions
+from feed.ranking.sorts import SORTS, Sort
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 
@@ -26,20 +27,20 @@ def test_a_compiled_read_gives_the_querysets_rows_for_each_reader(
     set_reaction(memes[3].pk, alice, 1)
     set_favourite(memes[5].pk, bob, True)
     for reader in (alice, bob):
-        state = ranking.start_session("hot", None)
-        page = ranking.next_page(reader, state, 10)
-        compiled_rows = ranking._read(reader, page.state, 20)
-        queryset_rows = list(ranking.page_rows(20, page.state.session, page.state.position, reader.pk))
+        state = sessions.start_session("hot", None)
+        page = pages.next_page(reader, state, 10)
+        compiled_rows = pages._read(reader, page.state, 20)
+        queryset_rows = list(pages.page_rows(20, page.state.session, page.state.position, reader.pk))
         assert compiled_rows == queryset_rows
         assert len(compiled_rows) == 20
 
 
 def test_each_session_reads_its_own_places(alice: User, template: Template) -> None:
     bulk_memes(template, 30)
-    first, second = ranking.start_session("new", None), ranking.start_session("top", None)
-    ranking.extend(first, alice.pk)
-    assert ranking._read(alice, second, 10) == []
-    assert len(ranking._read(alice, first, 10)) == 10
+    first, second = sessions.start_session("new", None), sessions.start_session("top", None)
+    sessions.extend(first, alice.pk)
+    assert pages._read(alice, second, 10) == []
+    assert len(pages._read(alice, first, 10)) == 10
 
 
 @pytest.mark.parametrize("sort", SORTS)
@@ -50,13 +51,13 @@ def test_compiled_candidates_give_the_querysets_rows_in_every_shape(
     memes = bulk_memes(template, 30) + bulk_memes(other, 30, likes=9)
     set_reaction(memes[2].pk, alice, -1)
     SeenMeme.objects.remember(alice.pk, [meme.pk for meme in memes[10:20]])
-    state = ranking.start_session(sort, None)
+    state = sessions.start_session(sort, None)
     for reader, template_id, unseen, away in itertools.product(
         (alice, bob), (None, template.pk), (True, False), (None, other.pk)
     ):
         state = replace(state, template_id=template_id)
-        compiled_rows = ranking._candidates(state, reader.pk, unseen, away)
-        queryset = Meme.objects.session_candidates(state.session, reader.pk, sort, template_id, unseen, away)
+        compiled_rows = sessions._candidates(state, reader.pk, unseen, away)
+        queryset = sessions.session_candidates(state.session, reader.pk, sort, template_id, unseen, away)
         assert sorted(map(_key, compiled_rows)) == sorted(map(_key, queryset))
         assert compiled_rows
 

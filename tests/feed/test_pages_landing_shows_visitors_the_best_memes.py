@@ -11,7 +11,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
-from feed.models import Meme, Template, rating_of
+from feed.models import Meme, Template
+from feed.ranking.scores import rating_of
 from feed.views import LANDING_MEMES
 from tests.conftest import make_meme
 

@@ -9,7 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import Meme, Template, hot_of
+from feed.models import Meme, Template
+from feed.ranking.scores import hot_of
 from tests.feed_data import bulk_memes
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import EXPLORE_EVERY, SORTS, Template
+from feed.models import Template
+from feed.ranking.sorts import EXPLORE_EVERY, SORTS
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 

@@ -8,7 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from feed.models import PRIOR_LIKE_RATE, Meme, Template, rating_of
+from feed.models import Meme, Template
+from feed.ranking.scores import PRIOR_LIKE_RATE, rating_of
 from tests.conftest import make_meme, make_template
 from tests.feed_data import bulk_memes
 

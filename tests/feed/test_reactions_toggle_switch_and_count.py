@@ -8,7 +8,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import Meme, Reaction, Template, rating_of
+from feed.models import Meme, Reaction, Template
+from feed.ranking.scores import rating_of
 from tests.conftest import make_meme
 
 

@@ -10,8 +10,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, connections, transaction
 
-from feed import ranking
-from feed.models import CHUNK, FeedPosition
+from feed.models import FeedPosition
+from feed.ranking import sessions
+from feed.ranking.sessions import CHUNK
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 
@@ -23,17 +24,17 @@ def test_a_concurrent_extension_of_the_same_session_adds_nothing(transactional_d
         pytest.skip("the integration run sets DATABASE_URL to PostgreSQL")
     bulk_memes(make_template("tabs"), 150)
     reader = User.objects.create_user("alice").pk
-    state = ranking.start_session("new", None)  # no exploration slots: every place filled
+    state = sessions.start_session("new", None)  # no exploration slots: every place filled
     added: list[int] = []
 
     def second_tab() -> None:
         try:
-            added.append(ranking.extend(state, reader))
+            added.append(sessions.extend(state, reader))
         finally:
             connections.close_all()
 
     with transaction.atomic():
-        first = ranking.extend(state, reader)  # its rows stay uncommitted while the other tab extends
+        first = sessions.extend(state, reader)  # its rows stay uncommitted while the other tab extends
         other = threading.Thread(target=second_tab)
         other.start()
         other.join(timeout=1)

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from feed import ranking
-from feed.models import SORTS, Sort
+from feed.ranking import sessions
+from feed.ranking.sorts import SORTS, Sort
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes, extended_session
 
@@ -28,7 +28,7 @@ def test_the_candidates_statement_runs_on_a_generic_plan(transactional_db: None,
     bulk_memes(make_template("long"), 3000)
     reader = User.objects.create_user("alice")
     state = extended_session(sort, reader, 12)
-    select, _ = ranking.candidates_statement(state, reader.pk, unseen=True)
+    select, _ = sessions.candidates_statement(state, reader.pk, unseen=True)
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE %s",

@@ -10,8 +10,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, transaction
 
-from feed import ranking
-from feed.models import SORTS, Sort
+from feed.ranking import sessions
+from feed.ranking.sorts import SORTS, Sort
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes, extended_session
 
@@ -25,7 +25,7 @@ def test_the_extension_plan_hashes_the_held_memes(transactional_db: None, sort: 
     bulk_memes(make_template("long"), 800)
     reader = User.objects.create_user("alice")
     state = extended_session(sort, reader, 5)
-    select, values = ranking.candidates_statement(state, reader.pk, unseen=True)
+    select, values = sessions.candidates_statement(state, reader.pk, unseen=True)
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute("EXPLAIN " + select.sql, select.bind(values))
         plan = "\n".join(row[0] for row in cursor.fetchall())

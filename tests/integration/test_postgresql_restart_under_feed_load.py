@@ -21,7 +21,8 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from feed.models import Meme, Reaction, rating_of
+from feed.models import Meme, Reaction
+from feed.ranking.scores import rating_of
 from tests.conftest import make_template
 from tests.feed_data import readers
 from tests.integration.conftest import SITE_WORKERS, Answer, Site

@@ -31,7 +31,7 @@ def fail_with(error: Exception) -> Any:
 def test_the_api_answers_503_json_with_retry_after(
     client: Client, monkeypatch: Any, error: Exception
 ) -> None:
-    monkeypatch.setattr("feed.ranking.meme_row", fail_with(error))
+    monkeypatch.setattr("feed.ranking.items.meme_row", fail_with(error))
     response = client.get("/api/memes/1/")
     assert response.status_code == 503 and response["Retry-After"] == "5"
     assert response.json() == {
@@ -57,7 +57,7 @@ def test_other_database_errors_are_500s_with_a_page_that_needs_no_database(monke
 
 
 def test_a_bug_under_the_api_is_a_json_500(monkeypatch: Any) -> None:
-    monkeypatch.setattr("feed.ranking.meme_row", fail_with(IntegrityError("duplicate key value")))
+    monkeypatch.setattr("feed.ranking.items.meme_row", fail_with(IntegrityError("duplicate key value")))
     response = Client(raise_request_exception=False).get("/api/memes/1/")
     assert response.status_code == 500
     assert response.json() == {"detail": "Server error."}

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand
 
 from feed.models import RateLimitBucket, SeenMeme, Template
 from feed.pending_uploads import forget_pending_images
-from feed.ranking import forget_sessions
+from feed.ranking.sessions import forget_sessions
 from memesite.sign_in_records import forget_expired_sessions, forget_old_sign_in_records
 
 

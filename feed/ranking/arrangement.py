@@ -1,5 +1,6 @@
 """The order of a feed session's next places, chosen among its candidates
-(MemeQuerySet.session_candidates): plain Python over at most a few hundred rows.
+(feed.ranking.sessions.session_candidates): plain Python over at most a few
+hundred rows.
 
 * In hot and top every EXPLORE_EVERY-th place goes to a FRESH candidate (the
   newest memes with few votes), the others to RANKED ones; a part that runs
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from feed.models import EXPLORE_EVERY, Part, Sort
+from feed.ranking.sorts import EXPLORE_EVERY, Part, Sort
 
 # Per sort, (WINDOW, MAX_SHARE): one template holds at most MAX_SHARE of any WINDOW places in a
 # row while others have stock. In hot and top, a template returns only after four others: with

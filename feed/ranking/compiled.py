@@ -10,7 +10,7 @@ what each page differs by (its session, position, reader, template) are bound
 parameters. So each shape is built and compiled once, with stand-in numbers
 for those values, and every later call runs that SQL with its own values put
 where the stand-ins were. The querysets stay the one statement of the rules
-(feed.models, feed.ranking); this only keeps their SQL.
+(feed.ranking.sessions, feed.ranking.pages); this only keeps their SQL.
 
 A shape is at most a sort, a template flag and a page size: a few hundred
 statements per process at most, kept in a bounded cache.
