@@ -1,5 +1,5 @@
 """What the feed gives generation (generation.outlet.Outlet): where memes go,
-how readers received them, and the site's one limiter. Registered when Django
+how readers received them, each meme's page, and the site's one limiter. Registered when Django
 starts (feed/apps.py)."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Count, Q
+from django.urls import reverse
 
 from feed import limits
 from feed.models import Meme, Reaction, UserSettings
@@ -48,3 +49,6 @@ class FeedOutlet:
     def scores_when_ready(self, meme: GeneratedMeme, ready_at: datetime) -> dict[str, Any]:
         # New memes start from their template's like rate (see Meme.initial_scores).
         return Meme.initial_scores(ready_at, prior=meme.template.like_rate)
+
+    def meme_url(self, meme: GeneratedMeme) -> str:
+        return reverse("meme", args=[meme.pk])

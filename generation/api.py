@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -16,6 +16,7 @@ from rest_framework.views import APIView
 from generation.captions.errors import KeywordError
 from generation.captions.keywords import MAX_KEYWORDS, clean_keywords
 from generation.models import GeneratedMeme, GenerationJob, Template
+from generation.outlet import outlet
 from generation.services import RequestRefused, request_memes
 from memesite.refusals import refusals
 
@@ -61,52 +62,36 @@ class MakeRequestSerializer(serializers.Serializer[dict[str, Any]]):
             raise serializers.ValidationError(str(error)) from None
 
 
-JOB_RESPONSE = inline_serializer(
-    "MakeRequestStatus",
-    {
-        "id": serializers.UUIDField(),
-        "status": serializers.ChoiceField(choices=GenerationJob.Status.choices),
-        "template": serializers.CharField(),
-        "keywords": serializers.ListField(child=serializers.CharField()),
-        "count": serializers.IntegerField(),
-        "error": serializers.CharField(),
-        "memes": inline_serializer(
-            "MakeRequestMeme",
-            {
-                "id": serializers.IntegerField(),
-                "status": serializers.ChoiceField(choices=GeneratedMeme.Status.choices),
-                "image": serializers.CharField(allow_null=True, help_text="the file's URL once ready"),
-                "url": serializers.CharField(allow_null=True, help_text="the meme's page once ready"),
-                "alt": serializers.CharField(allow_blank=True),
-            },
-            many=True,
-        ),
-    },
-)
+class MakeRequestMemeSerializer(serializers.Serializer[GeneratedMeme]):
+    """One meme of a request, as the reader waiting for it sees it."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=GeneratedMeme.Status.choices)
+    image = serializers.SerializerMethodField(help_text="the file's URL once ready")
+    url = serializers.SerializerMethodField(help_text="the meme's page once ready")
+    alt = serializers.CharField(source="caption", allow_blank=True)
+
+    def get_image(self, meme: GeneratedMeme) -> str | None:
+        return meme.image.url if meme.status == GeneratedMeme.Status.READY and meme.image else None
+
+    def get_url(self, meme: GeneratedMeme) -> str | None:
+        # The page is the site's (generation/outlet.py): generation names no address of its own.
+        return outlet().meme_url(meme) if meme.status == GeneratedMeme.Status.READY else None
 
 
-def job_status(job: GenerationJob) -> dict[str, Any]:
-    memes = job.memes.exclude(status=GeneratedMeme.Status.HIDDEN).order_by("pk")
-    return {
-        "id": str(job.pk),
-        "status": job.status,
-        "template": job.template.slug,
-        "keywords": job.keywords,
-        "count": job.count,
-        "error": job.error if job.status == GenerationJob.Status.FAILED else "",
-        "memes": [meme_status(meme) for meme in memes],
-    }
+class MakeRequestStatusSerializer(serializers.Serializer[GenerationJob]):
+    """A "make a meme" request: how far it got, and its memes so far (hidden ones left out)."""
 
+    id = serializers.UUIDField()
+    status = serializers.ChoiceField(choices=GenerationJob.Status.choices)
+    template = serializers.CharField(source="template.slug")
+    keywords = serializers.ListField(child=serializers.CharField())
+    count = serializers.IntegerField()
+    error = serializers.SerializerMethodField(help_text="why the request failed; empty unless it did")
+    memes = MakeRequestMemeSerializer(source="memes_shown", many=True)
 
-def meme_status(meme: GeneratedMeme) -> dict[str, Any]:
-    ready = meme.status == GeneratedMeme.Status.READY
-    return {
-        "id": meme.pk,
-        "status": meme.status,
-        "image": meme.image.url if ready and meme.image else None,
-        "url": f"/m/{meme.pk}/" if ready else None,
-        "alt": meme.caption,
-    }
+    def get_error(self, job: GenerationJob) -> str:
+        return job.error if job.status == GenerationJob.Status.FAILED else ""
 
 
 class MakeRequestView(APIView):
@@ -116,7 +101,7 @@ class MakeRequestView(APIView):
 
     @extend_schema(
         request=MakeRequestSerializer,
-        responses={202: JOB_RESPONSE, **refusals(400, 403, 415, 429)},
+        responses={202: MakeRequestStatusSerializer, **refusals(400, 403, 415, 429)},
         operation_id="make_meme",
     )
     def post(self, request: Request) -> Response:
@@ -128,13 +113,15 @@ class MakeRequestView(APIView):
             )
         except RequestRefused as refused:
             return Response({"detail": str(refused)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
-        return Response(job_status(job), status=status.HTTP_202_ACCEPTED)
+        return Response(MakeRequestStatusSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 
 class MakeStatusView(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses={200: JOB_RESPONSE, **refusals(403, 404)}, operation_id="make_meme_status")
+    @extend_schema(
+        responses={200: MakeRequestStatusSerializer, **refusals(403, 404)}, operation_id="make_meme_status"
+    )
     def get(self, request: Request, job_id: str) -> Response:
         # Only the reader who asked sees a request: another reader's is a 404.
         job = get_object_or_404(
@@ -143,4 +130,4 @@ class MakeStatusView(APIView):
             reason=GenerationJob.Reason.REQUEST,
             requested_by=request.user,
         )
-        return Response(job_status(job))
+        return Response(MakeRequestStatusSerializer(job).data)

@@ -275,6 +275,11 @@ class GenerationJob(models.Model):
         ).update(status=self.Status.DONE, finished_at=timezone.now())
         return done == 1
 
+    def memes_shown(self) -> models.QuerySet[GeneratedMeme]:
+        """The job's memes as its reader may see them, in the order they were
+        made: all but those the site's moderators hid."""
+        return self.memes.exclude(status=GeneratedMeme.Status.HIDDEN).order_by("pk")
+
 
 class GeneratedMeme(models.Model):
     """The part of a meme's row that generation writes: what it was made from,

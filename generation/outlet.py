@@ -48,6 +48,10 @@ class Outlet(Protocol):
         """Columns of the site's own that a meme gets as it becomes ready, set in the same UPDATE."""
         ...
 
+    def meme_url(self, meme: GeneratedMeme) -> str:
+        """The address of the meme's own page on the site (what "make a meme" links to)."""
+        ...
+
 
 _lock = threading.Lock()
 _outlet: Outlet | None = None
