@@ -4,7 +4,9 @@ module of the site imports inside a function to dodge an import loop. An
 import inside a function is allowed only where it has a reason of its own:
 Django's AppConfig.ready(), or a heavy library (torch, OpenCV, scikit-learn,
 ...) that only some processes or commands need, whether imported directly or
-through a module of ours that loads it."""
+through a module of ours that loads it. Inside the feed, its ranking
+(feed/ranking/) sits under its doors (API, views, serializers), and its
+lowest modules under feed/models.py."""
 
 from __future__ import annotations
 
@@ -27,6 +29,17 @@ HEAVY = {
     "better_profanity": "its word list, read once for the profanity pattern",
     "cv2": "OpenCV, for OCR and painting text out: curation only",
 }
+# feed/ranking/'s lowest modules: feed/models.py builds Meme's indexes and
+# scores and SeenMeme's manager from them, so they import no model at run time.
+# The package's other modules import the models.
+RANKING_UNDER_MODELS = {
+    "feed.ranking.sorts",
+    "feed.ranking.scores",
+    "feed.ranking.seen",
+    "feed.ranking.inserts",
+}
+# The feed's doors, which call its ranking: the ranking never calls them.
+FEED_DOORS = ("feed.api", "feed.views", "feed.serializers", "feed.urls", "feed.admin", "rest_framework")
 # In-function imports with no reason above, each with the reason it stays.
 EXCEPTIONS = {
     ("generation/captions/keywords.py", "generation.captions.filters"): (
@@ -140,6 +153,36 @@ def test_the_sites_mechanisms_import_no_app() -> None:
         if i.module.split(".")[0] in ("feed", "generation")
     ]
     assert upward == []
+
+
+def test_the_feeds_ranking_imports_none_of_the_feeds_doors() -> None:
+    upward = [
+        f"{i.path} imports {i.module}"
+        for path in python_files("feed/ranking")
+        for i in imports_of(path)
+        if i.module == "feed" or i.module.startswith(FEED_DOORS)
+    ]
+    assert upward == []
+
+
+def test_the_feeds_models_import_only_the_rankings_lowest_modules() -> None:
+    """models.py imports from feed/ranking/ only the modules under it, and those
+    import no other module of the feed at run time (SeenMeme's queryset names
+    its model for type checking only)."""
+    models = imports_of(ROOT / "feed" / "models.py")
+    assert {i.module for i in models if i.module.startswith("feed.ranking")} <= RANKING_UNDER_MODELS
+    upward = [
+        f"{i.path} imports {i.module}"
+        for module in sorted(RANKING_UNDER_MODELS)
+        for i in imports_of((ROOT / Path(*module.split("."))).with_suffix(".py"))
+        if i.module.split(".")[0] == "feed" and i.module not in RANKING_UNDER_MODELS and not i.type_checking
+    ]
+    assert upward == []
+
+
+def test_the_ranking_package_re_exports_nothing() -> None:
+    """Each of its names is imported from the module that holds it."""
+    assert imports_of(ROOT / "feed" / "ranking" / "__init__.py") == ()
 
 
 def test_imports_inside_functions_have_a_reason() -> None:
