@@ -60,8 +60,8 @@ class Template(generation.Template):
 
 
 class MemeQuerySet(models.QuerySet["Meme"]):
-    """Memes by visibility, template and order: what the feed's ranking
-    (feed/ranking/sessions.py, pages.py) and its pages build on."""
+    """Memes by visibility, template and order, which the feed's ranking
+    (feed/ranking/) and the landing page build on."""
 
     def visible(self) -> MemeQuerySet:
         return self.filter(status=Meme.Status.READY)

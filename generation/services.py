@@ -44,7 +44,7 @@ def create_job(
 
 def reader_is_running_low(user: Any, template: Template | None = None) -> GenerationJob | None:
     """A reader has been served all but fewer than 10 of the ready memes they
-    read (feed.ranking): make more, of the template they chose, else their
+    read (feed.ranking.pages): make more, of the template they chose, else their
     preferred one, else what the bandit picks. Unless more are on their way or
     plenty are there already, so that a script paging as fast as it can costs
     the workers no more than a person:
