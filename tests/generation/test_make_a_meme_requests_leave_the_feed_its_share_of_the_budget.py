@@ -6,6 +6,7 @@ of 6,000. Parallel requests never overdraw the share."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -24,6 +25,10 @@ def reader_client(user: User) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)
     return client
+
+
+def ask_for_a_meme(account: User, template: str) -> Any:
+    return reader_client(account).post("/api/make/", {"template": template})
 
 
 @pytest.fixture
@@ -47,10 +52,7 @@ def test_requests_stop_at_their_share_and_the_feed_keeps_the_rest(template: Temp
 @pytest.mark.usefixtures("budget")
 def test_parallel_requests_never_overdraw_the_share(template: Template) -> None:
     accounts = readers(12)
-    answers = all_at_once(
-        [lambda account=account: reader_client(account).post("/api/make/", {"template": template.slug})
-         for account in accounts]
-    )  # fmt: skip
+    answers = all_at_once([partial(ask_for_a_meme, account, template.slug) for account in accounts])
     assert sorted(answer.status_code for answer in answers) == [202] * 5 + [429] * 7
     assert GenerationJob.objects.filter(reason=GenerationJob.Reason.REQUEST).count() == 5
 
