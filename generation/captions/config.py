@@ -1,6 +1,7 @@
-"""Every setting of the caption model, its training and its sampling, in three dataclasses.
+"""Every setting of the caption model and its sampling, and what caption cleaning keeps.
 
-The prompt format is fixed here too, so the tokenizer, the trainer and the sampler agree:
+A training run's own settings are the lab's (``lab/captions/config.py``). The prompt format is
+fixed here, so the tokenizer, the lab's trainer and the sampler agree:
 
     <|tpl:Slug|><|kw|>word<|kw|>word<|caption|>first box<|box|>second box<|endoftext|>
 """
@@ -64,42 +65,6 @@ class CaptionConfig:
     n_head: int = 8
     dropout: float = 0.0  # under one epoch of data no dropout is needed
     tie_word_embeddings: bool = True  # saves vocab_size * n_embd parameters (~1.5M)
-
-
-@dataclass
-class TrainConfig:
-    """How train_captions runs; defaults are sized for ~55 minutes on this 2-core CPU."""
-
-    data_dir: str = ""  # ImgFlip575K layout: <data_dir>/memes/<Template-Slug>.json
-    out_dir: str = "runs/captions"  # checkpoints, log, loss curve; the final model is copied out
-    init_from: str = ""  # a pretrained GPT-2 directory to fine-tune; empty = from scratch
-    # A portable checkpoint (a model directory with training_state.json, as written beside
-    # checkpoint.pt) to go on from when out_dir has no checkpoint.pt: a run that spans
-    # machines carries this small directory in the repository, not the optimizer's state.
-    resume_from: str = ""
-    seed: int = 1337
-    block_size: int = 128  # tokens per packed training sequence
-    batch_size: int = 32  # sequences per step: 4,096 tokens
-    max_minutes: float = 65.0  # wall-clock budget, validation pauses included
-    max_steps: int = 0  # 0 = the LR schedule and the stop follow max_minutes (a shared CPU's speed varies)
-    learning_rate: float = 1.5e-3  # small from-scratch GPT; use ~1e-4 when fine-tuning real gpt2
-    min_lr: float = 1e-4  # cosine floor
-    warmup_steps: int = 100  # when max_steps is set
-    warmup_minutes: float = 2.0  # when the run is timed
-    weight_decay: float = 0.1
-    grad_clip: float = 1.0
-    eval_every_minutes: float = 5.0
-    eval_captions: int = 1500  # held-out captions scored at each validation
-    checkpoint_every_minutes: float = 4.0
-    threads: int = 2
-    # Prompt augmentation (keyword-conditioned GPT-2 recipe): keyword count is drawn afresh for
-    # every caption in every epoch, so the model learns neither keyword order nor count.
-    keyword_count_weights: tuple[float, ...] = (0.4, 0.2, 0.2, 0.2)  # P(0), P(1), P(2), P(3)
-    generic_template_share: float = 0.1  # examples shown with <|tpl:any|> instead of their slug
-    val_share: float = 0.02  # held out by a stable hash of the caption text
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass(frozen=True)

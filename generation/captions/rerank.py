@@ -32,10 +32,10 @@ from pathlib import Path
 
 from transformers import GPT2LMHeadModel, PreTrainedTokenizerBase
 
-from generation.captions.data import WORD, Caption
 from generation.captions.keywords import keyword_form, uses_keyword
 from generation.captions.prompt import caption_chars
 from generation.captions.scoring import caption_nats
+from generation.captions.text import WORD, Caption
 
 KNOWN_WORDS_FILE = "known_words.txt"
 KNOWN_PAIRS_FILE = "known_word_pairs.txt"
