@@ -73,7 +73,7 @@ class SamplingSettings:
 
     # Top-k 40 cut a 6k-token vocabulary's tail so hard that distinct-2 fell to 0.43 (human
     # 0.74); plain nucleus sampling keeps it. T 0.9 with best-of-4 reranking was judged blind
-    # coherent in 36% of captions against 25% at T 1.0 (docs/captions.md, "Judged blind"), with
+    # coherent in 36% of captions against 25% at T 1.0 (lab/CAPTIONS_LOG.md, "Judged blind"), with
     # the model's distinct-2 0.65 (0.72 at T 1.0); T 0.8 gave 46% but distinct-2 0.50 as shown.
     temperature: float = 0.9
     top_k: int = 0  # 0 = off
@@ -90,7 +90,7 @@ class SamplingSettings:
     # own, and two more sheets chose 1 nat over 2 (coherent 46% against 37%, used sensibly 38%
     # against 34%), a keyword used in 77% against 85%; and four more chose 0 over 1, the keyword
     # left to the prompt alone (used sensibly 60% against 49%, coherent 62% against 55%), a
-    # keyword used in 78% against 87% (docs/captions.md, "Keyword sets"). Above 0 it is a setting
+    # keyword used in 78% against 87% (lab/CAPTIONS_LOG.md, "Keyword sets"). Above 0 it is a setting
     # for a site that wants its readers' keywords in more captions at the cost of their sense.
     keyword_boost: float = 0.0
     # Share of keyword_boost given to a keyword at a box's start; mid-box it gets all of it. At 1
@@ -122,7 +122,7 @@ class SamplingSettings:
     # captions under 30 characters and 13% at 60-80 (people's 91-95% at every length). Two
     # settings ask for shorter ones; together (median 47 -> 32 characters) they were judged
     # coherent in 62.5% of captions against 46.5% in two sheets with two fresh raters, in format
-    # as often (docs/captions.md, "Shorter captions").
+    # as often (lab/CAPTIONS_LOG.md, "Shorter captions").
     # Nats/char added to a candidate's cost per character of its caption (rerank.py).
     length_cost: float = 0.01
     # Logit bonus (nats, before temperature) on ending a box or the caption wherever the
@@ -132,7 +132,7 @@ class SamplingSettings:
     # 1.0 with the run's end (step 12,000), whose distinct-2 at 1.5 was 0.594: at 1.0 it is 0.625
     # and 0.621 over two seeds; judged blind against the step-8,000 model at 1.5 in six sheets it
     # read alike on plain captions (coherent 69.7% against 71.8%, funny 12.7% against 11.1%) and
-    # used keywords sensibly more often (62.1% against 57.5%, four sheets; docs/captions.md).
+    # used keywords sensibly more often (62.1% against 57.5%, four sheets; lab/CAPTIONS_LOG.md).
     end_bonus: float = 1.0
     # A template the model was never trained on, given example captions, is written under the
     # trained template those examples read likeliest under (Scumbag Steve's token for a new Bad

@@ -19,7 +19,7 @@ sampler held a box that opens with a keyword open past it).
 A job shows many captions of one template, and the likeliest are alike ("aaaand it's gone"):
 ``choose_varied`` takes them cheapest first, each also paying OVERLAP_COST for the share of its
 word pairs the captions already chosen for the same request use. Blind-rated figures for each
-setting are in docs/captions.md ("Judged blind").
+setting are in lab/CAPTIONS_LOG.md ("Judged blind"; in short in docs/captions.md).
 """
 
 from __future__ import annotations
