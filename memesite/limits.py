@@ -100,7 +100,9 @@ def requester(request: HttpRequest) -> str:
 def whose(policy: str, request: HttpRequest) -> str:
     """The ``who`` a request takes ``policy`` for."""
     per = POLICIES[policy].per
-    return SITE if per == "site" else address(request) if per == "address" else requester(request)
+    if per == "site":
+        return SITE
+    return address(request) if per == "address" else requester(request)
 
 
 def rate(policy: str) -> Rate:
