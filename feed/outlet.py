@@ -1,6 +1,5 @@
-"""What the feed gives generation (generation.outlet.Outlet): where memes go,
-how readers received them, and the site's one limiter. Registered when Django
-starts (feed/apps.py)."""
+"""What the feed gives generation (generation.outlet.Outlet): where memes go
+and how readers received them. Registered when Django starts (feed/apps.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ from typing import Any
 
 from django.db.models import Count, Q
 
-from feed import limits
 from feed.models import FEW_VOTES_READY, Meme, Reaction, UserSettings
 from generation.bandit import Votes
 from generation.models import GeneratedMeme, Template
@@ -17,9 +15,6 @@ from generation.models import GeneratedMeme, Template
 
 class FeedOutlet:
     meme_model = Meme
-
-    def take(self, key: str, uses: int, seconds: int, amount: int = 1) -> bool:
-        return limits.take(key, limits.Rate(uses, seconds), amount)
 
     def template_votes(self, template_ids: list[int], since: datetime) -> dict[int, Votes]:
         votes = {pk: Votes() for pk in template_ids}

@@ -1,5 +1,5 @@
 """ "Make a meme" requests, all readers together, queue at most
-GENERATION_REQUEST_MEMES_PER_HOUR memes an hour (half the site's budget by
+THROTTLE_REQUEST_MEMES memes an hour (half the site's budget by
 default): a few accounts asking all they may cannot spend the memes the feed
 and the stock need. Before, 12-50 accounts could spend the whole hourly budget
 of 6,000. Parallel requests never overdraw the share."""
@@ -17,6 +17,7 @@ from rest_framework.test import APIClient
 from feed.models import Template
 from generation.models import GenerationJob
 from generation.services import MEMES_PER_REQUEST, reader_is_running_low
+from memesite.rates import Rate
 from tests.feed_data import readers
 from tests.parallel import all_at_once
 
@@ -33,8 +34,8 @@ def ask_for_a_meme(account: User, template: str) -> Any:
 
 @pytest.fixture
 def budget(settings: Any) -> None:
-    settings.GENERATION_SITE_MEMES_PER_HOUR = 40
-    settings.GENERATION_REQUEST_MEMES_PER_HOUR = 5 * MEMES_PER_REQUEST
+    settings.THROTTLE_SITE_MEMES = "40/hour"
+    settings.THROTTLE_REQUEST_MEMES = f"{5 * MEMES_PER_REQUEST}/hour"
     settings.GENERATION_BATCH_SIZE = 20
 
 
@@ -58,7 +59,8 @@ def test_parallel_requests_never_overdraw_the_share(template: Template) -> None:
 
 
 def test_the_share_is_half_the_sites_budget_by_default() -> None:
-    assert (
-        django_settings.GENERATION_REQUEST_MEMES_PER_HOUR * 2
-        == django_settings.GENERATION_SITE_MEMES_PER_HOUR
+    share, budget = (
+        Rate.parse(django_settings.THROTTLE_REQUEST_MEMES),
+        Rate.parse(django_settings.THROTTLE_SITE_MEMES),
     )
+    assert (share.uses * 2, share.period) == (budget.uses, budget.period)

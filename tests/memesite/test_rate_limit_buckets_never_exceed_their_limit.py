@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from feed.models import RateLimitBucket
+from memesite.models import RateLimitBucket
 from tests.parallel import all_at_once
 
 NOW = 1_800_000_000.0  # seconds since the Unix epoch
