@@ -1,6 +1,6 @@
 """How the product's captions use the keywords they are asked for, beside people's captions.
 
-    .venv/bin/python bench/caption_keywords.py --data runs/data [--prompts 300] [--candidates 8,4,1]
+    .venv/bin/python bench/caption_keywords.py --data lab/runs/data [--prompts 300] [--candidates 8,4,1]
         [--variant NAME:setting=value,...] [--threads 1]
 
 Prompts: held-out human captions of templates the model knows, each giving 1-3 of its own
@@ -36,11 +36,12 @@ os.environ.setdefault(
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generation.captions import CaptionRequest, SamplingSettings
-from generation.captions.data import WORD, Caption, caption_text, load_memes, normalize_caption
-from generation.captions.judgement import keyword_prompts
 from generation.captions.keywords import keyword_form, uses_keyword
 from generation.captions.model import load_caption_model
 from generation.captions.rerank import is_bare_keyword
+from generation.captions.text import WORD, Caption, caption_text, normalize_caption
+from lab.captions.data import load_memes
+from lab.captions.judgement import keyword_prompts
 
 
 def figures(captions: list[tuple[Caption, list[str]]]) -> dict[str, float]:
@@ -75,7 +76,7 @@ def variant(spec: str) -> tuple[str, str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", default="runs/data", help="prepare_captions output (val/ is read)")
+    parser.add_argument("--data", default="lab/runs/data", help="prepare_captions output (val/ is read)")
     parser.add_argument("--model", default="models/captions")
     parser.add_argument("--prompts", type=int, default=300)
     parser.add_argument("--candidates", default="8,4,1", help="the first is the site's setting")

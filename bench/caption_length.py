@@ -1,6 +1,6 @@
 """How long the product's captions are, and what their length costs, beside people's captions.
 
-    .venv/bin/python bench/caption_length.py --data runs/data [--prompts 150] [--n 4]
+    .venv/bin/python bench/caption_length.py --data lab/runs/data [--prompts 150] [--n 4]
         [--variant NAME:setting=value,...] [--seed 21] [--threads 1]
 
 Prompts: templates and box counts of held-out human captions of templates the model knows; each
@@ -35,10 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.caption_keywords import variant
 from generation.captions import CaptionRequest, SamplingSettings
-from generation.captions.data import Caption, caption_text, load_memes, normalize_caption
-from generation.captions.evaluate import nonword_share
 from generation.captions.model import load_caption_model
 from generation.captions.rerank import Vocabulary, word_pairs
+from generation.captions.text import Caption, caption_text, normalize_caption
+from lab.captions.data import load_memes
+from lab.captions.evaluate import nonword_share
 
 BUILT_IN = {"unbounded": "end_bonus=0 length_cost=0", "now": ""}
 
@@ -60,7 +61,7 @@ def figures(captions: list[Caption], known: Vocabulary) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--data", default="runs/data", help="prepare_captions output (val/ is read)")
+    parser.add_argument("--data", default="lab/runs/data", help="prepare_captions output (val/ is read)")
     parser.add_argument("--model", default="models/captions")
     parser.add_argument("--prompts", type=int, default=150)
     parser.add_argument("--n", type=int, default=4, help="captions per request, as a job asks")

@@ -1,6 +1,6 @@
 """What the blind ratings say about figures a program can compute on a caption.
 
-    .venv/bin/python bench/caption_ratings.py [--judgements docs/judgements] [--model models/captions]
+    .venv/bin/python bench/caption_ratings.py [--judgements lab/judgements] [--model models/captions]
         [--imgflip ../shared/datasets/imgflip575k/memes]
 
 Reads every rated plain set in ``--judgements`` (``ratings.csv`` and ``key.json``; keyword sets are
@@ -36,11 +36,11 @@ from sklearn.pipeline import make_pipeline, make_union
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generation.captions.data import WORD, Caption, caption_text, normalize_caption
 from generation.captions.model import load_caption_model
 from generation.captions.prompt import caption_chars
 from generation.captions.rerank import word_pairs
 from generation.captions.scoring import caption_nats
+from generation.captions.text import WORD, Caption, caption_text, normalize_caption
 
 Rated = tuple[str, str, Caption, dict[str, int]]  # source, template, boxes, answers
 
@@ -129,7 +129,7 @@ def vote_figures(rows: list[Rated], imgflip: Path, seed: int = 1) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--judgements", default="docs/judgements")
+    parser.add_argument("--judgements", default="lab/judgements")
     parser.add_argument("--model", default="models/captions")
     parser.add_argument("--imgflip", default="", help="ImgFlip575K's memes/ folder (votes part)")
     args = parser.parse_args()

@@ -131,10 +131,10 @@ def main() -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     tasks.send_job = lambda job_id: None  # no broker: finish_every_job plays the workers
     print(
-        f"limits: {settings.GENERATION_READER_JOBS_PER_HOUR} feed jobs a reader an hour, template ceiling"
-        f" {settings.GENERATION_TEMPLATE_CEILING}, {settings.GENERATION_SITE_MEMES_PER_HOUR} memes an hour"
+        f"limits: {settings.THROTTLE_FEED_JOBS} feed jobs a reader, template ceiling"
+        f" {settings.GENERATION_TEMPLATE_CEILING}, {settings.THROTTLE_SITE_MEMES} memes"
         f" site-wide, {settings.THROTTLE_FEED_SESSIONS} fresh feeds,"
-        f" {settings.SIGN_UP_ADDRESS_LIMIT_PER_HOUR} sign-ups an hour per address"
+        f" {settings.THROTTLE_SIGN_UP} sign-ups per address"
     )
     one_scripted_reader(args.seconds)
     five_fresh_accounts(args.seconds)

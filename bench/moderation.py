@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generation.moderation import refusal
-from generation.moderation.train import MEASURED_BUCKET, in_measured_bucket, real_captions
+from lab.moderation.train import MEASURED_BUCKET, in_measured_bucket, real_captions
 
 DATA = Path(__file__).resolve().parent / "data" / "moderation"
 TIMING_ROUNDS = 7  # passes over every caption of the split when timing
@@ -140,8 +140,8 @@ def baselines(refuse: list[str], ordinary: list[str]) -> None:
 def sampled_captions(model_dir: Path, template: str, boxes: int, count: int) -> None:
     """Captions the model writes for one template, unfiltered: how many each check refuses."""
     from generation.captions import CaptionRequest, SamplingSettings
-    from generation.captions.data import caption_text
     from generation.captions.model import load_caption_model
+    from generation.captions.text import caption_text
 
     class AcceptAll:
         def reason(self, boxes: list[str]) -> None:

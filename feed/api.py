@@ -9,12 +9,7 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlencode
 
-from axes.helpers import get_lockout_message
-from django.conf import settings
 from django.contrib.auth import authenticate
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views import defaults
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authentication import BaseAuthentication
@@ -24,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from feed import limits, models
+from feed import models
 from feed.authentication import issue_token, revoke_tokens
 from feed.models import Meme, Template, UserSettings
 from feed.permissions import HIDE_MEMES, staff_with
@@ -44,7 +39,8 @@ from feed.serializers import (
     TokenSerializer,
 )
 from generation.services import reader_is_running_low
-from memesite.middleware import declared_length, too_large
+from memesite import limits
+from memesite.limits import ScopedLimit, Take
 from memesite.refusals import refusals
 
 # --- inputs and answers ---------------------------------------------------------
@@ -77,48 +73,6 @@ def in_feed(change: Callable[[], Any]) -> Any:
         raise NotFound("There is no such meme in the feed.") from None
 
 
-# --- refusals from outside DRF: bad request, no route matched, sign-in locked out ------
-
-
-def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """The 404 for a path no route matches (a meme id that is no number, say):
-    JSON under /api/ like every other refusal of the API, the site's page elsewhere."""
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
-    return defaults.page_not_found(request, exception)
-
-
-def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """The 400 for a request Django refuses outside any view (a Host not in
-    ALLOWED_HOSTS, a malformed form): JSON under /api/, the site's page elsewhere.
-    A body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413 saying so, as one over
-    MAX_REQUEST_BYTES is."""
-    if isinstance(exception, RequestDataTooBig):
-        return too_large(request, declared_length(request), settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "Bad request."}, status=status.HTTP_400_BAD_REQUEST)
-    return defaults.bad_request(request, exception)
-
-
-def server_error(request: HttpRequest) -> HttpResponse:
-    """The 500 for a bug: JSON under /api/ so clients can read it, the site's
-    page (which needs no database) elsewhere."""
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": "Server error."}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
-    return defaults.server_error(request)
-
-
-def locked_out(
-    request: HttpRequest, original_response: HttpResponse | None, credentials: dict[str, Any] | None
-) -> HttpResponse:
-    """django-axes' answer to a locked-out sign-in (AXES_LOCKOUT_CALLABLE): a 429
-    in JSON for API clients like every other refusal, axes' own plain message elsewhere."""
-    message = get_lockout_message()
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": message}, status=status.HTTP_429_TOO_MANY_REQUESTS)
-    return HttpResponse(message, status=status.HTTP_429_TOO_MANY_REQUESTS)
-
-
 # --- the feed -------------------------------------------------------------------
 
 
@@ -140,9 +94,7 @@ class FeedView(APIView):
         # frozen feed (at most one more): the page's size is taken from the
         # reader's memes an hour, so following `next` in a loop cannot write
         # rows without bound.
-        limits.take_or_throttle(
-            f"feed_memes:{limits.requester(request)}", limits.rate_of("feed_memes"), query["page_size"]
-        )
+        limits.take_or_throttle(Take("feed_memes", limits.requester(request), query["page_size"]))
         state = self.state_for(request, query)
         page = pages.next_page(request.user, state, query["page_size"])
         if page.running_low:
@@ -159,9 +111,7 @@ class FeedView(APIView):
             # day, so starting one is limited per reader. Limiting starts
             # rather than keeping a reader's last few feeds: every open tab
             # keeps its place, and a person never starts dozens an hour.
-            limits.take_or_throttle(
-                f"feed_sessions:{limits.requester(request)}", limits.rate_of("feed_sessions")
-            )
+            limits.take_or_throttle(Take("feed_sessions", limits.requester(request)))
             return sessions.start_session(query.get("sort", "hot"), query.get("template"))
         try:
             state = cursors.decode_cursor(query["cursor"], request.user.pk)
@@ -188,7 +138,7 @@ class MemeView(APIView):
 
 class ReactionView(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [limits.ScopedLimit]
+    throttle_classes = [ScopedLimit]
     throttle_scope = "reactions"
 
     @extend_schema(
@@ -210,7 +160,7 @@ class ReactionView(APIView):
 
 class FavouriteView(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [limits.ScopedLimit]
+    throttle_classes = [ScopedLimit]
     throttle_scope = "reactions"
 
     @extend_schema(
@@ -228,7 +178,7 @@ class FavouriteView(APIView):
 
 class ReportView(APIView):
     permission_classes = [IsAuthenticated]
-    throttle_classes = [limits.ScopedLimit]
+    throttle_classes = [ScopedLimit]
     throttle_scope = "reactions"
 
     @extend_schema(
@@ -251,7 +201,7 @@ class HiddenView(APIView):
     """Curation: staff who may change memes take one out of every feed and put it back."""
 
     permission_classes = [staff_with(*HIDE_MEMES)]
-    throttle_classes = [limits.ScopedLimit]
+    throttle_classes = [ScopedLimit]
     throttle_scope = "reactions"
 
     @extend_schema(
@@ -356,9 +306,7 @@ class TokenView(APIView):
     )
     def post(self, request: Request) -> Response:
         credentials = validated(TokenInputSerializer, request.data)
-        limits.take_or_throttle(
-            limits.sign_in_key(request), limits.rate_of("sign_in")
-        )  # before any password check
+        limits.take_or_throttle(Take("sign_in", limits.address(request)))  # before any password check
         # axes needs Django's own request: it marks it, and its middleware answers a lockout.
         user = authenticate(
             request._request, username=credentials["username"], password=credentials["password"]

@@ -1,6 +1,6 @@
 """What the feed gives generation (generation.outlet.Outlet): where memes go,
-how readers received them, each meme's page, and the site's one limiter. Registered when Django
-starts (feed/apps.py)."""
+how readers received them and each meme's page. Registered when Django starts
+(feed/apps.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ from typing import Any
 from django.db.models import Count, Q
 from django.urls import reverse
 
-from feed import limits
 from feed.models import Meme, Reaction, UserSettings
 from feed.ranking.sorts import FEW_VOTES_READY
 from generation.bandit import Votes
@@ -19,9 +18,6 @@ from generation.models import GeneratedMeme, Template
 
 class FeedOutlet:
     meme_model = Meme
-
-    def take(self, key: str, uses: int, seconds: int, amount: int = 1) -> bool:
-        return limits.take(key, limits.Rate(uses, seconds), amount)
 
     def template_votes(self, template_ids: list[int], since: datetime) -> dict[int, Votes]:
         votes = {pk: Votes() for pk in template_ids}

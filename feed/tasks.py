@@ -2,9 +2,10 @@
 
 from celery import shared_task
 
-from feed.models import RateLimitBucket, SeenMeme, Template
+from feed.models import SeenMeme, Template
 from feed.pending_uploads import forget_pending_images
 from feed.ranking.sessions import forget_sessions
+from memesite.models import RateLimitBucket
 from memesite.sign_in_records import forget_expired_sessions, forget_old_sign_in_records
 
 

@@ -6,23 +6,22 @@ the landing page and the permalink are rendered whole so share previews
 from __future__ import annotations
 
 from pathlib import PurePosixPath
-from typing import Any
 
 from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from feed import limits
 from feed.forms import SignUpForm
 from feed.models import Meme, Report, Template, UserSettings
 from feed.names import TOO_ALIKE
 from feed.ranking.items import item_values, meme_row, reader_id, with_reader_state
 from feed.ranking.sorts import SORTS
 from feed.serializers import FeedItemSerializer
+from memesite import limits
+from memesite.limits import Take
 
 LANDING_MEMES = 9  # three rows of three on a desktop, one column on a phone
 
@@ -95,16 +94,29 @@ def download_name(template_slug: str, meme_id: int, image_name: str) -> str:
     return f"{template_slug}-{meme_id}{extension}"
 
 
+# Why one more account cannot be made now, by the policy that refused it.
+TOO_MANY_FROM_ADDRESS = (
+    "Too many accounts have been made from your network in the last hour. Please try again later."
+)
+TOO_MANY_ON_SITE = (
+    "Sign-ups are paused: too many accounts were made in the last hour. Please try again later."
+)
+SIGN_UP_REFUSED = {"sign_up": TOO_MANY_FROM_ADDRESS, "sign_up_site": TOO_MANY_ON_SITE}
+
+
 @require_http_methods(["GET", "POST"])
 def signup_page(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("feed")
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        refusal = limits.sign_up_refusal(request)
+        # Per address, then site-wide: a network over its own limit spends none of the site's.
+        refusal = limits.refused(Take("sign_up", limits.address(request)), Take("sign_up_site"))
         if refusal is not None:
-            form.add_error(None, refusal)
-            return render(request, "registration/signup.html", {"form": form}, status=429)
+            form.add_error(None, SIGN_UP_REFUSED[refusal.policy])
+            page = render(request, "registration/signup.html", {"form": form}, status=429)
+            page["Retry-After"] = str(refusal.wait)
+            return page
         try:
             user = form.save()
         except IntegrityError:  # a lookalike name (or the same) signed up since the form's check
@@ -114,16 +126,3 @@ def signup_page(request: HttpRequest) -> HttpResponse:
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("feed")
     return render(request, "registration/signup.html", {"form": form})
-
-
-class LimitedSignIn(auth_views.LoginView):
-    """Django's sign-in page, answering its own page and a 429 past THROTTLE_SIGN_IN
-    (feed.limits) without checking the password."""
-
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if limits.sign_in_allowed(request):
-            return super().post(request, *args, **kwargs)
-        # An unbound form: a bound one would check the password to find its errors.
-        form = self.get_form_class()(request, initial={"username": request.POST.get("username", "")})
-        context = self.get_context_data(form=form, refused=limits.SIGN_IN_REFUSED)
-        return self.render_to_response(context, status=429)

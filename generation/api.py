@@ -18,6 +18,7 @@ from generation.captions.keywords import MAX_KEYWORDS, clean_keywords
 from generation.models import GeneratedMeme, GenerationJob, Template
 from generation.outlet import outlet
 from generation.services import RequestRefused, request_memes
+from memesite.limits import LimitReached
 from memesite.refusals import refusals
 
 # A keyword is at most 30 characters once its spaces are folded; a longer
@@ -96,7 +97,8 @@ class MakeRequestStatusSerializer(serializers.Serializer[GenerationJob]):
 
 class MakeRequestView(APIView):
     permission_classes = [IsAuthenticated]
-    # Throttled by the site's DEFAULT_THROTTLE_CLASSES at THROTTLE_GENERATION.
+    # The site's DEFAULT_THROTTLE_CLASSES takes a use of this policy of the
+    # site's limiter (memesite/limits.py); request_memes takes the others.
     throttle_scope = "generation"
 
     @extend_schema(
@@ -112,7 +114,7 @@ class MakeRequestView(APIView):
                 request.user, serializer.validated_data.get("template"), serializer.validated_data["keywords"]
             )
         except RequestRefused as refused:
-            return Response({"detail": str(refused)}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+            raise LimitReached(refused.wait, str(refused)) from None
         return Response(MakeRequestStatusSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 

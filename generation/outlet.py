@@ -27,11 +27,6 @@ class Outlet(Protocol):
         the pipeline stores the memes it makes."""
         ...
 
-    def take(self, key: str, uses: int, seconds: int, amount: int = 1) -> bool:
-        """Use ``amount`` of the ``uses`` that ``key`` has per ``seconds`` from the
-        site's one limiter for costly actions; False, using none, when too few are left."""
-        ...
-
     def template_votes(self, template_ids: list[int], since: datetime) -> dict[int, Votes]:
         """Likes and dislikes readers gave each template's memes since ``since``."""
         ...

@@ -5,7 +5,8 @@ stock top-up runs on a schedule (generation.tasks). Jobs are rows first (the
 source of truth) and messages second, sent only once the rows are committed.
 
 What only the site knows (its readers' votes and preferences, which memes
-still need votes, its limiter) comes through generation.outlet."""
+still need votes) comes through generation.outlet; every limit is a policy of
+the site's one limiter (memesite/limits.py)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ from django.utils import timezone
 from generation import bandit, steering, stock, tasks
 from generation.models import GenerationJob, Template
 from generation.outlet import memes, outlet
-from generation.stock import HOUR, OPEN, STOCK_WINDOW
+from generation.stock import OPEN, STOCK_WINDOW
+from memesite import limits
+from memesite.limits import Take
 
 MEMES_PER_REQUEST = 4
-MINUTE = 60  # seconds
 # Jobs whose memes go to every reader's feed; a "make a meme" job's few variants
 # are one reader's request, and do not stand in for them.
 SUPPLY_REASONS = (GenerationJob.Reason.FEED, GenerationJob.Reason.STOCK, GenerationJob.Reason.DEMO)
@@ -29,7 +31,12 @@ BUSY = "The meme machine is busy right now; please try again in a few minutes."
 
 
 class RequestRefused(Exception):
-    """A "make a meme" request over a limit; the message says which and when to retry."""
+    """A "make a meme" request over a limit; the message says which, ``wait``
+    when to retry (whole seconds, None when waiting will not help)."""
+
+    def __init__(self, message: str, wait: int | None = None) -> None:
+        super().__init__(message)
+        self.wait = wait
 
 
 def create_job(
@@ -53,8 +60,8 @@ def reader_is_running_low(user: Any, template: Template | None = None) -> Genera
       job in flight (its memes reach this reader at their next page);
     * the template holds GENERATION_TEMPLATE_CEILING memes made in the last day
       that few readers have voted on: enough for anyone, however many read it;
-    * the reader's GENERATION_READER_JOBS_PER_HOUR jobs an hour are used up;
-    * the site's hourly budget of memes is spent (create_job)."""
+    * the reader's jobs are used up (the ``feed_jobs`` policy, THROTTLE_FEED_JOBS);
+    * the site's budget of memes is spent (create_job)."""
     if GenerationJob.objects.filter(
         requested_by=user, reason=GenerationJob.Reason.FEED, status__in=OPEN
     ).exists():
@@ -62,7 +69,7 @@ def reader_is_running_low(user: Any, template: Template | None = None) -> Genera
     template = template or outlet().preferred_template(user) or _bandit_pick()
     if template is None or _supply_on_its_way(template) or _plenty_in_stock(template):
         return None
-    if not outlet().take(f"feed-jobs:reader:{user.pk}", settings.GENERATION_READER_JOBS_PER_HOUR, HOUR):
+    if not limits.take("feed_jobs", limits.reader(user)):
         return None
     return create_job(template, settings.GENERATION_BATCH_SIZE, GenerationJob.Reason.FEED, user)
 
@@ -84,23 +91,33 @@ def _plenty_in_stock(template: Template) -> bool:
 
 
 def request_memes(user: Any, template: Template | None, keywords: list[str]) -> GenerationJob:
-    """ "Make a meme": a few variants for this user, within their limits and the site's."""
-    if not outlet().take(f"make:reader:{user.pk}", settings.GENERATION_USER_LIMIT_PER_HOUR, HOUR):
-        raise RequestRefused(
-            f"You can make {settings.GENERATION_USER_LIMIT_PER_HOUR} memes an hour; please try again later."
-        )
-    if not outlet().take("make:site", settings.GENERATION_GLOBAL_LIMIT_PER_MINUTE, MINUTE):
-        raise RequestRefused(BUSY)
-    requests_share = settings.GENERATION_REQUEST_MEMES_PER_HOUR
-    if not outlet().take("make-memes:site", requests_share, HOUR, MEMES_PER_REQUEST):
-        raise RequestRefused(BUSY)
+    """ "Make a meme": a few variants for this user, within their limits and the
+    site's. Besides the reader's requests a minute, which the API's throttle
+    takes (the ``generation`` policy), a request takes, in this order: one of
+    the reader's an hour, one of the site's a minute, its memes from the
+    requests' share of memes and then from the site's budget of memes."""
+    refusal = limits.refused(
+        Take("generation_hourly", limits.reader(user)),
+        Take("generation_site"),
+        Take("request_memes", amount=MEMES_PER_REQUEST),
+    )
+    if refusal is not None:
+        raise RequestRefused(_refused_because(refusal.policy), refusal.wait)
     template = template or _bandit_pick()
     if template is None:
         raise RequestRefused("There are no active templates to make memes with.")
     job = create_job(template, MEMES_PER_REQUEST, GenerationJob.Reason.REQUEST, user, keywords)
     if job is None:
-        raise RequestRefused(BUSY)
+        raise RequestRefused(BUSY, limits.retry_after("site_memes", amount=MEMES_PER_REQUEST))
     return job
+
+
+def _refused_because(policy: str) -> str:
+    if policy != "generation_hourly":
+        return BUSY  # the site's limits: nothing the reader did
+    rate = limits.rate(policy)
+    noun = "meme" if rate.uses == 1 else "memes"
+    return f"You can make {rate.uses} {noun} {rate.each_period()}; please try again later."
 
 
 def _bandit_pick(rng: random.Random | None = None) -> Template | None:

@@ -17,22 +17,22 @@ from django.utils import timezone
 
 from generation import steering
 from generation.models import GeneratedMeme, GenerationJob, Template
-from generation.outlet import outlet
+from memesite import limits
 
 log = logging.getLogger(__name__)
 
 OPEN = (GenerationJob.Status.QUEUED, GenerationJob.Status.RUNNING)
 # Ready memes younger than this count as stock; older ones have been around the feeds.
 STOCK_WINDOW = timedelta(hours=24)
-HOUR = 3600  # seconds
 
 
 def create_job(
     template: Template, count: int, reason: str, user: Any = None, keywords: Iterable[str] = ()
 ) -> GenerationJob | None:
-    """A job for ``count`` memes, within the site's hourly budget of memes
-    (whatever asks: scrolling, "make a meme", the stock top-up); None when spent."""
-    if not outlet().take("memes:site", settings.GENERATION_SITE_MEMES_PER_HOUR, HOUR, count):
+    """A job for ``count`` memes, within the site's budget of memes (the
+    ``site_memes`` policy, whatever asks: scrolling, "make a meme", the stock
+    top-up); None when spent."""
+    if not limits.take("site_memes", amount=count):
         log.warning("site-wide budget of memes spent: no %s job of %d for %s", reason, count, template.pk)
         return None
     return GenerationJob.objects.create(

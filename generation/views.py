@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from generation.models import Template
-
-PERIODS = {"s": "second", "m": "minute", "h": "hour", "d": "day"}  # by a rate's period's first letter
+from memesite import limits
 
 
 @login_required
@@ -21,7 +19,7 @@ def make_page(request: HttpRequest) -> HttpResponse:
 
 
 def request_limit() -> dict[str, Any]:
-    """The requests a reader may make per period (THROTTLE_GENERATION, checked at start-up),
-    for the page to explain a refusal in words."""
-    uses, _, period = settings.THROTTLE_GENERATION.partition("/")
-    return {"count": int(uses), "period": PERIODS[period[:1].lower()]}
+    """The requests a reader may make per period (the ``generation`` policy,
+    THROTTLE_GENERATION), for the page to explain a refusal in words."""
+    rate = limits.rate("generation")
+    return {"count": rate.uses, "period": rate.period}

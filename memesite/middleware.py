@@ -1,5 +1,6 @@
-"""The site's own refusals around every view: JSON under /api/, a plain page
-elsewhere, neither touching the database.
+"""The site's own refusals around every view, in the one shape of
+memesite/refusals.py (JSON under /api/, a plain page elsewhere), none touching
+the database.
 
 ServiceUnavailableMiddleware: the answer when a service the site needs is out
 of reach for a moment (PostgreSQL restarting or failing over, a connection it
@@ -10,7 +11,7 @@ the request ends, so the next request connects afresh.
 
 RequestTooLargeMiddleware: 413 for a body too large to be worth reading;
 too_large() is also the answer to a body over DATA_UPLOAD_MAX_MEMORY_SIZE
-(feed.api.bad_request).
+(memesite.handlers.bad_request).
 
 ProxyNamesTheClientMiddleware: a 500 for a request from a trusted proxy that
 does not say whose request it is (no X-Forwarded-For), since the site would
@@ -24,10 +25,11 @@ from collections.abc import Callable
 import redis
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 
 from memesite.addresses import forwarded_for_missing
+from memesite.refusals import refusal
 
 log = logging.getLogger(__name__)
 
@@ -53,13 +55,11 @@ class ServiceUnavailableMiddleware:
             return None
         reason = str(exception).strip().split("\n")[0]  # libpq adds lines of advice
         log.warning("unavailable for %s %s: %s", request.method, request.path, reason)
-        response: HttpResponse
-        if request.path.startswith("/api/"):
-            response = JsonResponse({"detail": MESSAGE}, status=503)
-        else:
-            response = HttpResponse(render_to_string("503.html", {"message": MESSAGE}), status=503)
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
+        return refusal(request, 503, MESSAGE, unavailable_page, RETRY_AFTER_SECONDS)
+
+
+def unavailable_page() -> HttpResponse:
+    return HttpResponse(render_to_string("503.html", {"message": MESSAGE}), status=503)
 
 
 class RequestTooLargeMiddleware:
@@ -87,9 +87,8 @@ def too_large(request: HttpRequest, size: int, limit: int) -> HttpResponse:
     message = f"The request is {size / 1e6:.1f} MB; the limit is {limit / 1e6:.1f} MB."
     if not size:
         message = f"The request is over the limit of {limit / 1e6:.1f} MB."
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": message}, status=413)
-    return HttpResponse(message, status=413, content_type="text/plain; charset=utf-8")
+    plain = "text/plain; charset=utf-8"
+    return refusal(request, 413, message, lambda: HttpResponse(message, status=413, content_type=plain))
 
 
 def declared_length(request: HttpRequest) -> int:
@@ -117,6 +116,6 @@ class ProxyNamesTheClientMiddleware:
             request.path,
             request.META.get("REMOTE_ADDR") or "a Unix socket",
         )
-        if request.path.startswith("/api/"):
-            return JsonResponse({"detail": PROXY_MISCONFIGURED}, status=500)
-        return HttpResponse(render_to_string("500.html"), status=500)
+        return refusal(
+            request, 500, PROXY_MISCONFIGURED, lambda: HttpResponse(render_to_string("500.html"), status=500)
+        )

@@ -18,6 +18,7 @@ import environ
 from django.core.exceptions import ImproperlyConfigured
 
 from memesite.logs import CLIENT_REFUSALS
+from memesite.rates import Rate
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -56,18 +57,34 @@ def env_int(name: str, default: int, minimum: int = 0, maximum: int | None = Non
     return value
 
 
-RATE_PERIODS = {"s", "sec", "second", "m", "min", "minute", "h", "hour", "d", "day"}
-
-
 def env_rate(name: str, default: str) -> str:
-    """A limit written as uses/period, e.g. ``120/minute`` or ``5/h``."""
+    """A limit written as uses/period, e.g. ``120/minute`` or ``5/h`` (the one
+    parser: memesite/rates.py)."""
     value = env_str(name, default).strip()
-    uses, _, period = value.lower().partition("/")
-    if not (uses.isdigit() and int(uses) >= 1 and (period in RATE_PERIODS or period[:-1] in RATE_PERIODS)):
-        raise ImproperlyConfigured(
-            f"{name} must be uses per second, minute, hour or day, like 120/minute, not {value!r}"
-        )
+    try:
+        Rate.parse(value)
+    except ValueError as error:
+        raise ImproperlyConfigured(f"{name} {error}") from None
     return value
+
+
+# Limits that were a whole number of uses per hour or minute before every limit
+# became a rate, by their old names: each still works, read as that rate, and
+# `manage.py check` (which bin/serve runs at start-up) names the line to write
+# instead (memesite/limits.py). {old name: "NEW_NAME=rate"}
+LIMITS_UNDER_OLD_NAMES: dict[str, str] = {}
+
+
+def env_limit(name: str, default: str, old_name: str = "", old_period: str = "hour") -> str:
+    """A policy's rate from ``name`` (env_rate), or from ``old_name``, a whole
+    number of uses per ``old_period``, where only that is set."""
+    if not (old_name and os.environ.get(old_name)):
+        return env_rate(name, default)
+    if os.environ.get(name):
+        raise ImproperlyConfigured(f"{old_name} is the old name of {name}: set {name} alone")
+    rate = str(Rate(env_int(old_name, 0, minimum=1), old_period))
+    LIMITS_UNDER_OLD_NAMES[old_name] = f"{name}={rate}"
+    return rate
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -131,6 +148,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",  # Swagger UI served from our own static files (CSP: self)
     "axes",
+    "memesite",  # the site's own mechanisms; its one table is the limiter's buckets
     "feed",
     "generation",
 ]
@@ -210,7 +228,7 @@ if CACHE_URL:
     CACHES = {"default": environ.Env.cache_url_config(CACHE_URL)}
 else:
     # Whatever caches must be shared by every web process; the default is the
-    # database. (Rate limits do not use the cache: see feed/limits.py.)
+    # database. (Rate limits do not use the cache: see memesite/limits.py.)
     CACHES = {
         "default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "memesite_cache"}
     }
@@ -245,7 +263,7 @@ AXES_COOLOFF_TIME = env_int("LOGIN_COOLOFF_MINUTES", 15, minimum=1) / 60
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_HANDLER = "memesite.sign_in_limits.PairAndAddressLimits"
 AXES_CLIENT_IP_CALLABLE = "memesite.addresses.client_address"
-AXES_LOCKOUT_CALLABLE = "feed.api.locked_out"  # JSON for API clients
+AXES_LOCKOUT_CALLABLE = "memesite.sign_in_limits.locked_out"  # JSON for API clients
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("LOGIN_THROTTLE", True)
 AXES_VERBOSE = False
@@ -320,40 +338,68 @@ REST_FRAMEWORK = {
     # JSON out, in every configuration: no browsable API (an HTML page of every
     # endpoint's forms) for a browser that asks for text/html.
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    # A view with a ``throttle_scope`` takes a use of THROTTLE_<SCOPE> from the
-    # site's one limiter (feed/limits.py); a view without one is not throttled.
-    "DEFAULT_THROTTLE_CLASSES": ["feed.limits.ScopedLimit"],
+    # A view's ``throttle_scope`` names a policy of the site's one limiter
+    # (memesite/limits.py), which each request takes a use of; a view without
+    # one is not throttled.
+    "DEFAULT_THROTTLE_CLASSES": ["memesite.limits.ScopedLimit"],
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
 
-# Limits on costly actions (feed/limits.py): each is a bucket of uses per
-# reader (or address) that refills over the period, taken atomically in the
-# database, so they hold across web processes and under parallel requests.
+# Limits on costly actions: one setting per policy of the site's one limiter
+# (memesite/limits.py says what each counts, and whom), THROTTLE_<POLICY>,
+# written as uses/period. Each is a bucket of uses per reader, address or the
+# whole site that refills over the period, taken atomically in the database,
+# so they hold across web processes and under parallel requests.
 # Likes, dislikes, favourites, reports and staff hides, per reader.
-THROTTLE_REACTIONS = env_rate("THROTTLE_REACTIONS", "120/minute")
-# "Make a meme" requests per reader (besides GENERATION_USER_LIMIT_PER_HOUR).
-THROTTLE_GENERATION = env_rate("THROTTLE_GENERATION", "10/minute")
+THROTTLE_REACTIONS = env_limit("THROTTLE_REACTIONS", "120/minute")
+# "Make a meme" requests per reader, a minute's and an hour's, and the whole site's a minute.
+THROTTLE_GENERATION = env_limit("THROTTLE_GENERATION", "10/minute")
+THROTTLE_GENERATION_HOURLY = env_limit(
+    "THROTTLE_GENERATION_HOURLY", "30/hour", "GENERATION_USER_LIMIT_PER_HOUR"
+)
+THROTTLE_GENERATION_SITE = env_limit(
+    "THROTTLE_GENERATION_SITE", "600/minute", "GENERATION_GLOBAL_LIMIT_PER_MINUTE", "minute"
+)
 # Fresh feed reads (no cursor) per reader: each writes up to 100 rows of the
 # reader's frozen feed, which live a day. A person opens the feed, reloads,
 # switches sort or template a few dozen times an hour at most; a script that
 # starts feeds in a loop writes at most 100 rows a feed, 60 feeds an hour (and
 # 60 more at once).
-THROTTLE_FEED_SESSIONS = env_rate("THROTTLE_FEED_SESSIONS", "60/hour")
+THROTTLE_FEED_SESSIONS = env_limit("THROTTLE_FEED_SESSIONS", "60/hour")
 # Memes served per reader, fresh reads and following ``next`` alike: each one
 # served is a row of the reader's memory of seen memes and at most one of a
 # frozen feed. A person scrolling fast takes 2-3 a second; a script following
 # ``next`` in a loop is held to 200 a minute, 12,200 in any hour.
-THROTTLE_FEED_MEMES = env_rate("THROTTLE_FEED_MEMES", "200/minute")
-# Sign-in attempts (the page and the API's token) per client address, right or
-# wrong: each checks a password, about a second of a web worker's CPU. Failures
-# also lock out (LOGIN_FAILURE_LIMIT); this bounds the rest. An office behind
-# one address signs in a few times a day per person.
-THROTTLE_SIGN_IN = env_rate("THROTTLE_SIGN_IN", "100/hour")
+THROTTLE_FEED_MEMES = env_limit("THROTTLE_FEED_MEMES", "200/minute")
+# Jobs a reader's scrolling may start, once they have been served every ready
+# meme of what they read (generation/services.py): 8 × 64 = 512 new memes an
+# hour, one every 7 s, more than a person reads beyond what is already there.
+# A script paging as fast as it can costs no more.
+THROTTLE_FEED_JOBS = env_limit("THROTTLE_FEED_JOBS", "8/hour", "GENERATION_READER_JOBS_PER_HOUR")
+# Memes the whole site may queue, whatever asks (scrolling, "make a meme", the
+# stock top-up): about 1 GB of images an hour at ~165 KB each. One worker makes
+# over 100,000 an hour, so under attack this budget is the limit.
+THROTTLE_SITE_MEMES = env_limit("THROTTLE_SITE_MEMES", "6000/hour", "GENERATION_SITE_MEMES_PER_HOUR")
+# Of those, what "make a meme" requests may queue, all readers together: the
+# rest stays for the feed and the stock, so a few accounts asking all they may
+# (THROTTLE_GENERATION_HOURLY each) cannot spend the site's whole budget.
+_site_memes = Rate.parse(THROTTLE_SITE_MEMES)
+THROTTLE_REQUEST_MEMES = env_limit(
+    "THROTTLE_REQUEST_MEMES",
+    str(Rate(max(1, _site_memes.uses // 2), _site_memes.period)),
+    "GENERATION_REQUEST_MEMES_PER_HOUR",
+)
+# Sign-in attempts (the pages, the admin's, the API's token, a password change's
+# old password) per client address, right or wrong: each checks a password,
+# about a second of a web worker's CPU. Failures also lock out
+# (LOGIN_FAILURE_LIMIT); this bounds the rest. An office behind one address
+# signs in a few times a day per person.
+THROTTLE_SIGN_IN = env_limit("THROTTLE_SIGN_IN", "100/hour")
 # Sign-ups: every per-reader limit is per account, so accounts are limited too.
 # Per address (an office or a phone network may share one), and site-wide so
 # that many addresses together cannot mint accounts without end.
-SIGN_UP_ADDRESS_LIMIT_PER_HOUR = env_int("SIGN_UP_ADDRESS_LIMIT_PER_HOUR", 10, minimum=1)
-SIGN_UP_GLOBAL_LIMIT_PER_HOUR = env_int("SIGN_UP_GLOBAL_LIMIT_PER_HOUR", 500, minimum=1)
+THROTTLE_SIGN_UP = env_limit("THROTTLE_SIGN_UP", "10/hour", "SIGN_UP_ADDRESS_LIMIT_PER_HOUR")
+THROTTLE_SIGN_UP_SITE = env_limit("THROTTLE_SIGN_UP_SITE", "500/hour", "SIGN_UP_GLOBAL_LIMIT_PER_HOUR")
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "memesite API",
@@ -420,27 +466,10 @@ GENERATION_BATCH_SIZE = env_int("GENERATION_BATCH_SIZE", 64, minimum=1, maximum=
 # (generation/steering.py), so liked templates get more of the new memes.
 GENERATION_STOCK_PER_TEMPLATE = env_int("GENERATION_STOCK_PER_TEMPLATE", 30, minimum=0)
 GENERATION_JOB_DEADLINE_SECONDS = env_int("GENERATION_JOB_DEADLINE_SECONDS", 300, minimum=1)
-GENERATION_USER_LIMIT_PER_HOUR = env_int("GENERATION_USER_LIMIT_PER_HOUR", 30, minimum=1)
-GENERATION_GLOBAL_LIMIT_PER_MINUTE = env_int("GENERATION_GLOBAL_LIMIT_PER_MINUTE", 600, minimum=1)
-# Jobs a reader's scrolling may start in an hour, once they have been served
-# every ready meme of what they read (generation/services.py): 8 × 64 = 512 new memes
-# an hour, one every 7 s, more than a person reads beyond what is already
-# there. A script paging as fast as it can costs no more.
-GENERATION_READER_JOBS_PER_HOUR = env_int("GENERATION_READER_JOBS_PER_HOUR", 8, minimum=1)
 # No scrolling starts a job for a template that already holds this many memes
 # made in the last day that fewer than five readers have voted on: 500 memes
 # is over a quarter of an hour of that one template at a meme every 2 s.
 GENERATION_TEMPLATE_CEILING = env_int("GENERATION_TEMPLATE_CEILING", 500, minimum=1)
-# Memes the whole site may queue in an hour, whatever asks (scrolling, "make a
-# meme", the stock top-up): about 1 GB of images at ~165 KB each. One worker
-# makes over 100,000 an hour, so under attack this budget is the limit.
-GENERATION_SITE_MEMES_PER_HOUR = env_int("GENERATION_SITE_MEMES_PER_HOUR", 6000, minimum=1)
-# Of those, what "make a meme" requests may queue, all readers together: the
-# rest stays for the feed and the stock, so a few accounts asking all they may
-# (GENERATION_USER_LIMIT_PER_HOUR each) cannot spend the site's whole budget.
-GENERATION_REQUEST_MEMES_PER_HOUR = env_int(
-    "GENERATION_REQUEST_MEMES_PER_HOUR", GENERATION_SITE_MEMES_PER_HOUR // 2, minimum=1
-)
 RENDER_WIDTH = env_int("RENDER_WIDTH", 800, minimum=100)
 # JPEG encodes 3-4x faster than WebP with Pillow, and rendering shares the
 # worker with sampling; WebP files are about a third smaller.

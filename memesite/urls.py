@@ -5,7 +5,11 @@ from django.urls import URLPattern, URLResolver, include, path, re_path
 
 from feed import media
 from feed.insights import InsightsView, insights_page
-from memesite.sign_in_limits import GuardedAdminPasswordChange
+from memesite.sign_in_limits import AdminSignInForm, GuardedAdminPasswordChange
+
+# The staff's sign-in checks a password only once a use of the sign_in policy
+# is taken, as the site's does (memesite/sign_in_limits.py).
+admin.site.login_form = AdminSignInForm
 
 urlpatterns: list[URLPattern | URLResolver] = [
     # Before the admin's own: its old password counts as a sign-in (memesite/sign_in_limits.py).
@@ -17,9 +21,9 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("api/", include("feed.api_urls")),
     path("", include("feed.urls")),
 ]
-handler400 = "feed.api.bad_request"
-handler404 = "feed.api.not_found"
-handler500 = "feed.api.server_error"
+handler400 = "memesite.handlers.bad_request"
+handler404 = "memesite.handlers.not_found"
+handler500 = "memesite.handlers.server_error"
 
 # Media on local disk is served by the site in every configuration, to whoever
 # may see each file (feed/media.py); object storage serves its own.

@@ -81,7 +81,7 @@ def simulate(
     steps = int(timedelta(hours=hours) / step)
     per_step = runs_low_per_hour * step / timedelta(hours=1)
     with (
-        override_settings(GENERATION_READER_JOBS_PER_HOUR=10**6, GENERATION_SITE_MEMES_PER_HOUR=10**9),
+        override_settings(THROTTLE_FEED_JOBS="1000000/hour", THROTTLE_SITE_MEMES="1000000000/hour"),
         mock.patch.object(services, "_bandit_pick", lambda rng=None: pick(draws)),
         simulated_clock(timezone.now()) as now,
     ):

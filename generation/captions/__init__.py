@@ -3,10 +3,11 @@
 Plain Python (no Django models, no Celery). Importing this package loads no torch: it holds
 the settings, errors, keyword checks and the values that cross its seams (types.py). The
 pipeline loads one model per worker process with ``model.load_caption_model`` and calls
-``CaptionModel.write`` with a batch of requests.
+``CaptionModel.write`` with a batch of requests. Training, evaluating and judging the model are
+the lab's (``lab/captions/``), which imports this package; nothing here imports the lab.
 """
 
-from generation.captions.config import CaptionConfig, SamplingSettings, TrainConfig
+from generation.captions.config import CaptionConfig, SamplingSettings
 from generation.captions.errors import (
     CaptionError,
     CaptionModelMissing,
@@ -28,7 +29,6 @@ __all__ = [
     "SamplingError",
     "SamplingSettings",
     "TemplateError",
-    "TrainConfig",
     "clean_keywords",
     "extract_keywords",
 ]

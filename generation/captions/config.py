@@ -1,6 +1,7 @@
-"""Every setting of the caption model, its training and its sampling, in three dataclasses.
+"""Every setting of the caption model and its sampling, and what caption cleaning keeps.
 
-The prompt format is fixed here too, so the tokenizer, the trainer and the sampler agree:
+A training run's own settings are the lab's (``lab/captions/config.py``). The prompt format is
+fixed here, so the tokenizer, the lab's trainer and the sampler agree:
 
     <|tpl:Slug|><|kw|>word<|kw|>word<|caption|>first box<|box|>second box<|endoftext|>
 """
@@ -66,49 +67,13 @@ class CaptionConfig:
     tie_word_embeddings: bool = True  # saves vocab_size * n_embd parameters (~1.5M)
 
 
-@dataclass
-class TrainConfig:
-    """How train_captions runs; defaults are sized for ~55 minutes on this 2-core CPU."""
-
-    data_dir: str = ""  # ImgFlip575K layout: <data_dir>/memes/<Template-Slug>.json
-    out_dir: str = "runs/captions"  # checkpoints, log, loss curve; the final model is copied out
-    init_from: str = ""  # a pretrained GPT-2 directory to fine-tune; empty = from scratch
-    # A portable checkpoint (a model directory with training_state.json, as written beside
-    # checkpoint.pt) to go on from when out_dir has no checkpoint.pt: a run that spans
-    # machines carries this small directory in the repository, not the optimizer's state.
-    resume_from: str = ""
-    seed: int = 1337
-    block_size: int = 128  # tokens per packed training sequence
-    batch_size: int = 32  # sequences per step: 4,096 tokens
-    max_minutes: float = 65.0  # wall-clock budget, validation pauses included
-    max_steps: int = 0  # 0 = the LR schedule and the stop follow max_minutes (a shared CPU's speed varies)
-    learning_rate: float = 1.5e-3  # small from-scratch GPT; use ~1e-4 when fine-tuning real gpt2
-    min_lr: float = 1e-4  # cosine floor
-    warmup_steps: int = 100  # when max_steps is set
-    warmup_minutes: float = 2.0  # when the run is timed
-    weight_decay: float = 0.1
-    grad_clip: float = 1.0
-    eval_every_minutes: float = 5.0
-    eval_captions: int = 1500  # held-out captions scored at each validation
-    checkpoint_every_minutes: float = 4.0
-    threads: int = 2
-    # Prompt augmentation (keyword-conditioned GPT-2 recipe): keyword count is drawn afresh for
-    # every caption in every epoch, so the model learns neither keyword order nor count.
-    keyword_count_weights: tuple[float, ...] = (0.4, 0.2, 0.2, 0.2)  # P(0), P(1), P(2), P(3)
-    generic_template_share: float = 0.1  # examples shown with <|tpl:any|> instead of their slug
-    val_share: float = 0.02  # held out by a stable hash of the caption text
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
 @dataclass(frozen=True)
 class SamplingSettings:
     """Decoding settings; every Caption records the ones that made it."""
 
     # Top-k 40 cut a 6k-token vocabulary's tail so hard that distinct-2 fell to 0.43 (human
     # 0.74); plain nucleus sampling keeps it. T 0.9 with best-of-4 reranking was judged blind
-    # coherent in 36% of captions against 25% at T 1.0 (docs/captions.md, "Judged blind"), with
+    # coherent in 36% of captions against 25% at T 1.0 (lab/CAPTIONS_LOG.md, "Judged blind"), with
     # the model's distinct-2 0.65 (0.72 at T 1.0); T 0.8 gave 46% but distinct-2 0.50 as shown.
     temperature: float = 0.9
     top_k: int = 0  # 0 = off
@@ -125,7 +90,7 @@ class SamplingSettings:
     # own, and two more sheets chose 1 nat over 2 (coherent 46% against 37%, used sensibly 38%
     # against 34%), a keyword used in 77% against 85%; and four more chose 0 over 1, the keyword
     # left to the prompt alone (used sensibly 60% against 49%, coherent 62% against 55%), a
-    # keyword used in 78% against 87% (docs/captions.md, "Keyword sets"). Above 0 it is a setting
+    # keyword used in 78% against 87% (lab/CAPTIONS_LOG.md, "Keyword sets"). Above 0 it is a setting
     # for a site that wants its readers' keywords in more captions at the cost of their sense.
     keyword_boost: float = 0.0
     # Share of keyword_boost given to a keyword at a box's start; mid-box it gets all of it. At 1
@@ -157,7 +122,7 @@ class SamplingSettings:
     # captions under 30 characters and 13% at 60-80 (people's 91-95% at every length). Two
     # settings ask for shorter ones; together (median 47 -> 32 characters) they were judged
     # coherent in 62.5% of captions against 46.5% in two sheets with two fresh raters, in format
-    # as often (docs/captions.md, "Shorter captions").
+    # as often (lab/CAPTIONS_LOG.md, "Shorter captions").
     # Nats/char added to a candidate's cost per character of its caption (rerank.py).
     length_cost: float = 0.01
     # Logit bonus (nats, before temperature) on ending a box or the caption wherever the
@@ -167,7 +132,7 @@ class SamplingSettings:
     # 1.0 with the run's end (step 12,000), whose distinct-2 at 1.5 was 0.594: at 1.0 it is 0.625
     # and 0.621 over two seeds; judged blind against the step-8,000 model at 1.5 in six sheets it
     # read alike on plain captions (coherent 69.7% against 71.8%, funny 12.7% against 11.1%) and
-    # used keywords sensibly more often (62.1% against 57.5%, four sheets; docs/captions.md).
+    # used keywords sensibly more often (62.1% against 57.5%, four sheets; lab/CAPTIONS_LOG.md).
     end_bonus: float = 1.0
     # A template the model was never trained on, given example captions, is written under the
     # trained template those examples read likeliest under (Scumbag Steve's token for a new Bad

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from generation.captions.config import CleaningRules
-from generation.captions.data import caption_text, normalize_caption
+from generation.captions.text import caption_text, normalize_caption
 from generation.moderation import refusal
 
 HASHES_FILE = "training_captions.npy"

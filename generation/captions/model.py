@@ -2,7 +2,8 @@
 
 A model directory holds: config.json (GPT-2 settings plus ``caption_config`` and the known
 templates), model.safetensors, the tokenizer files, training_captions.npy (8-byte hashes of
-every training caption, for the novelty filter), MODEL_CARD.md and loss_curve.png.
+every training caption, for the novelty filter), MODEL_CARD.md and loss_curve.png. The lab
+(``lab/captions/train.py``) builds and saves them with the functions here.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from generation.captions.types import Caption, CaptionRequest
 
 REQUIRED_FILES = ("config.json", "model.safetensors", "tokenizer.json")
 HOW_TO_FIX = (
-    "Train one with `python manage.py prepare_captions --data <imgflip575k dir> --out runs/data` then "
-    "`python manage.py train_captions --data runs/data/train --val runs/data/val`, or set "
-    "CAPTION_MODEL_DIR to a directory holding a trained caption model."
+    "Restore models/captions/ from git, set CAPTION_MODEL_DIR to a directory holding a trained caption "
+    "model, or train one in the lab (lab/README.md): with DJANGO_SETTINGS_MODULE=lab.settings, "
+    "`python manage.py prepare_captions --data <imgflip575k dir>` then "
+    "`python manage.py train_captions --data lab/runs/data/train --val lab/runs/data/val`."
 )
 
 

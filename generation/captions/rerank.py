@@ -19,7 +19,7 @@ sampler held a box that opens with a keyword open past it).
 A job shows many captions of one template, and the likeliest are alike ("aaaand it's gone"):
 ``choose_varied`` takes them cheapest first, each also paying OVERLAP_COST for the share of its
 word pairs the captions already chosen for the same request use. Blind-rated figures for each
-setting are in docs/captions.md ("Judged blind").
+setting are in lab/CAPTIONS_LOG.md ("Judged blind"; in short in docs/captions.md).
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ from pathlib import Path
 
 from transformers import GPT2LMHeadModel, PreTrainedTokenizerBase
 
-from generation.captions.data import WORD, Caption
 from generation.captions.keywords import keyword_form, uses_keyword
 from generation.captions.prompt import caption_chars
 from generation.captions.scoring import caption_nats
+from generation.captions.text import WORD, Caption
 
 KNOWN_WORDS_FILE = "known_words.txt"
 KNOWN_PAIRS_FILE = "known_word_pairs.txt"

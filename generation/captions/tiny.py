@@ -10,11 +10,11 @@ import torch
 from transformers import GPT2LMHeadModel, PreTrainedTokenizerBase
 
 from generation.captions.config import CaptionConfig
-from generation.captions.data import Caption
 from generation.captions.filters import CaptionFilter, caption_hashes
 from generation.captions.model import CaptionModel, build_model
 from generation.captions.prompt import SpecialIds
 from generation.captions.scoring import encode_scored
+from generation.captions.text import Caption
 from generation.captions.tokenizer import train_tokenizer
 
 TINY = CaptionConfig(vocab_size=300, n_positions=96, n_embd=32, n_layer=1, n_head=2)

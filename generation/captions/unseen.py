@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from generation.captions.data import normalize_caption
 from generation.captions.scoring import caption_nats
+from generation.captions.text import normalize_caption
 from generation.captions.types import CaptionRequest, LoadedModel
 
 MAX_EXAMPLES = 8  # examples read per template: 88 templates x 8 short captions

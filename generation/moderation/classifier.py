@@ -9,8 +9,8 @@ dead ("china should be dead"). Every word naming a group (``groups.txt``) is rea
 every first name (``names.txt``) likewise as ``<name>``, an anchor too, so that what is said to
 "kevin" counts and the name itself does not.
 
-The weights (``classifier.json``) are trained by ``python manage.py train_moderation`` from
-``training/`` and scored here in plain Python: ~20 dictionary look-ups a caption.
+The weights (``classifier.json``) are trained in the lab (``train_moderation``, from
+``lab/moderation/training/``) and scored here in plain Python: ~20 dictionary look-ups a caption.
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ docs/images/make-a-meme.png."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from django.core.cache import cache
 from feed.importer import read_template_folder, save_template
 from feed.models import Template, UserSettings
 from generation import jobs
+from memesite import limits
 from tests.browser.conftest import DESKTOP, PHONE, screenshot
 from tests.conftest import PASSWORD
 from tests.fakes import FakeCaptionModel
@@ -124,7 +126,9 @@ def test_fewer_variants_than_asked_are_explained(
 def test_a_throttled_request_says_when_to_try_again(
     chromium: Any, live_server: Any, success: Template, caption_model: Any, settings: Any, viewport: str
 ) -> None:
-    settings.THROTTLE_GENERATION = "1/minute"  # read by the site's one limiter (feed/limits.py) per request
+    settings.THROTTLE_GENERATION = (
+        "1/minute"  # read by the site's one limiter (memesite/limits.py) per request
+    )
     cache.clear()
     page = make_page(chromium, live_server.url, viewport)
     page.click("#make-submit")
@@ -146,9 +150,13 @@ def test_a_throttled_request_says_when_to_try_again(
 def test_the_hourly_limit_is_explained_as_the_server_says_it(
     chromium: Any, live_server: Any, success: Template, settings: Any
 ) -> None:
-    settings.GENERATION_USER_LIMIT_PER_HOUR = 0
+    settings.THROTTLE_GENERATION_HOURLY = "1/hour"
+    limits.take("generation_hourly", limits.reader(User.objects.get(username="maker")))  # asked elsewhere
     page = make_page(chromium, live_server.url)
-    page.click("#make-submit")
+    with page.expect_response(lambda response: response.url.endswith("/api/make/")) as refused:
+        page.click("#make-submit")
+    wait = int(refused.value.headers["retry-after"])
     page.wait_for_selector("#make-status:has-text('an hour')")
-    assert page.inner_text("#make-status") == "You can make 0 memes an hour; please try again later."
+    when = "1 hour" if wait >= 3600 else f"{math.ceil(wait / 60)} minutes"  # a fresh refusal waits ~3600 s
+    assert page.inner_text("#make-status") == f"You can make 1 meme an hour — try again in {when}."
     page.context.close()

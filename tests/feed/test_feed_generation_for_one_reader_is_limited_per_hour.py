@@ -1,5 +1,5 @@
 """A reader who has been served everything gets new memes made for them, but
-no more jobs an hour than GENERATION_READER_JOBS_PER_HOUR, however fast they
+no more jobs an hour than THROTTLE_FEED_JOBS, however fast they
 page: a script costs the workers no more than a person. Before this limit one
 scripted reader made 18 jobs (1,152 memes) in 55 s."""
 
@@ -25,7 +25,7 @@ def reading_faster_than_a_person(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def limits(settings: Any) -> None:
-    settings.GENERATION_READER_JOBS_PER_HOUR = 3
+    settings.THROTTLE_FEED_JOBS = "3/hour"
     settings.GENERATION_TEMPLATE_CEILING = 100_000  # out of the way: this is about the reader
 
 

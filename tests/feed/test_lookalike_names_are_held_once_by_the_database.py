@@ -67,7 +67,7 @@ def test_a_sign_up_the_form_let_through_gets_the_message(db: None, monkeypatch: 
 
 @pytest.mark.django_db(transaction=True)
 def test_two_lookalike_sign_ups_at_once_make_one_account(settings: Any) -> None:
-    settings.SIGN_UP_ADDRESS_LIMIT_PER_HOUR = 100  # 8 rounds from each address
+    settings.THROTTLE_SIGN_UP = "100/hour"  # 8 rounds from each address
     # Rounds that race past the form's check, in probes of 40: 20 and 23 on SQLite, 35 on PostgreSQL.
     for round_ in range(8):
         answers = all_at_once(

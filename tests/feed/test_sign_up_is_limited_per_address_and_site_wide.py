@@ -1,6 +1,6 @@
 """Every per-reader limit is per account, so accounts are limited too: sign-ups
-per address and per hour site-wide (SIGN_UP_ADDRESS_LIMIT_PER_HOUR,
-SIGN_UP_GLOBAL_LIMIT_PER_HOUR). A refused sign-up gets the page back with a
+per address and per hour site-wide (THROTTLE_SIGN_UP,
+THROTTLE_SIGN_UP_SITE). A refused sign-up gets the page back with a
 plain message and a 429; a form with mistakes uses nothing."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.http import HttpResponse
 from django.test import Client
 
-from feed.limits import TOO_MANY_FROM_ADDRESS, TOO_MANY_ON_SITE
+from feed.views import TOO_MANY_FROM_ADDRESS, TOO_MANY_ON_SITE
 from tests.conftest import PASSWORD
 from tests.parallel import all_at_once
 
@@ -35,7 +35,7 @@ def refused_with_the_message(answer: HttpResponse, message: str = TOO_MANY_FROM_
 
 @pytest.mark.django_db(transaction=True)
 def test_thirty_parallel_sign_ups_from_one_address_make_the_limit(settings: Any) -> None:
-    settings.SIGN_UP_ADDRESS_LIMIT_PER_HOUR = 5
+    settings.THROTTLE_SIGN_UP = "5/hour"
     answers = all_at_once([partial(sign_up, f"script{n}") for n in range(30)])
 
     assert [answer.status_code for answer in answers].count(302) == 5
@@ -45,7 +45,7 @@ def test_thirty_parallel_sign_ups_from_one_address_make_the_limit(settings: Any)
 
 @pytest.mark.django_db
 def test_another_address_still_signs_up(settings: Any) -> None:
-    settings.SIGN_UP_ADDRESS_LIMIT_PER_HOUR = 1
+    settings.THROTTLE_SIGN_UP = "1/hour"
     assert sign_up("alice", "203.0.113.7").status_code == 302
     assert refused_with_the_message(sign_up("mallory", "203.0.113.7"))
     assert sign_up("bob", "198.51.100.2").status_code == 302
@@ -53,7 +53,7 @@ def test_another_address_still_signs_up(settings: Any) -> None:
 
 @pytest.mark.django_db
 def test_the_site_wide_limit_holds_across_addresses(settings: Any) -> None:
-    settings.SIGN_UP_GLOBAL_LIMIT_PER_HOUR = 3
+    settings.THROTTLE_SIGN_UP_SITE = "3/hour"
     answers = [sign_up(f"reader{n}", f"198.51.100.{n}") for n in range(1, 5)]
     assert [answer.status_code for answer in answers] == [302, 302, 302, 429]
     assert refused_with_the_message(answers[-1], TOO_MANY_ON_SITE)
@@ -61,7 +61,7 @@ def test_the_site_wide_limit_holds_across_addresses(settings: Any) -> None:
 
 @pytest.mark.django_db
 def test_the_refusal_keeps_the_form_and_signs_no_one_in(settings: Any) -> None:
-    settings.SIGN_UP_ADDRESS_LIMIT_PER_HOUR = 1
+    settings.THROTTLE_SIGN_UP = "1/hour"
     sign_up("alice")
     client = Client(REMOTE_ADDR="203.0.113.7")
     answer = client.post(
@@ -74,7 +74,7 @@ def test_the_refusal_keeps_the_form_and_signs_no_one_in(settings: Any) -> None:
 
 @pytest.mark.django_db
 def test_a_form_with_mistakes_uses_nothing(settings: Any) -> None:
-    settings.SIGN_UP_ADDRESS_LIMIT_PER_HOUR = 1
+    settings.THROTTLE_SIGN_UP = "1/hour"
     for _ in range(5):
         assert sign_up("alice", password2="not the same").status_code == 200
     assert sign_up("alice").status_code == 302

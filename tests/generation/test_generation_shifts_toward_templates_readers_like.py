@@ -20,7 +20,7 @@ TASTE = {"loved": 0.9, "fine": 0.5, "disliked": 0.1}  # chance a reader likes a 
 def test_generation_moves_toward_the_liked_template(
     django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
 ) -> None:
-    settings.GENERATION_SITE_MEMES_PER_HOUR = 10_000  # 120 jobs of 64 in one go
+    settings.THROTTLE_SITE_MEMES = "10000/hour"  # 120 jobs of 64 in one go
     rng = random.Random(7)
     draws = random.Random(11)  # the bandit's own draws, seeded so the test is repeatable
     pick = services._bandit_pick

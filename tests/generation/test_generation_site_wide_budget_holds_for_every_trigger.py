@@ -1,4 +1,4 @@
-"""The site queues at most GENERATION_SITE_MEMES_PER_HOUR memes an hour,
+"""The site queues at most THROTTLE_SITE_MEMES memes an hour,
 whatever asks for them: a reader's scrolling, "make a meme" or the periodic
 stock top-up. Past it, scrolling starts nothing, the top-up stops and a meme
 request is told the machine is busy; parallel requests never overdraw it."""
@@ -37,7 +37,7 @@ def reader_client(user: User) -> APIClient:
 def test_scrolling_making_and_topping_up_share_one_budget(
     alice: User, bob: User, charlie: User, settings: Any
 ) -> None:
-    settings.GENERATION_SITE_MEMES_PER_HOUR = 100
+    settings.THROTTLE_SITE_MEMES = "100/hour"
     settings.GENERATION_STOCK_PER_TEMPLATE = 30
     scrolled, made, stocked = make_template("scrolled"), make_template("made"), make_template("stocked")
     Template.objects.filter(pk__in=[made.pk, stocked.pk]).update(is_active=False)
@@ -59,7 +59,7 @@ def test_scrolling_making_and_topping_up_share_one_budget(
 def test_thirty_parallel_meme_requests_never_overdraw_it(
     template: Template, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    settings.GENERATION_SITE_MEMES_PER_HOUR = 40  # ten requests of four memes
+    settings.THROTTLE_SITE_MEMES = "40/hour"  # ten requests of four memes
     monkeypatch.setattr(tasks, "send_job", lambda job_id: None)  # no worker here
     clients = [reader_client(reader) for reader in readers(30)]
 

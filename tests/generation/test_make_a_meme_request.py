@@ -85,7 +85,7 @@ def test_an_inactive_template_cannot_be_asked_for(api: APIClient, success: Templ
 def test_a_reader_over_the_hourly_limit_is_told_to_wait(
     api: APIClient, success: Template, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    settings.GENERATION_USER_LIMIT_PER_HOUR = 2
+    settings.THROTTLE_GENERATION_HOURLY = "2/hour"
     codes = [api.post("/api/make/", {}, format="json").status_code for _ in range(3)]
     assert codes == [202, 202, 429]
     assert "2 memes an hour" in api.post("/api/make/", {}, format="json").data["detail"]
@@ -95,7 +95,7 @@ def test_a_reader_over_the_hourly_limit_is_told_to_wait(
 def test_the_site_wide_limit_holds_across_readers(
     alice: User, bob: User, success: Template, settings: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    settings.GENERATION_GLOBAL_LIMIT_PER_MINUTE = 1
+    settings.THROTTLE_GENERATION_SITE = "1/minute"
     codes = []
     for reader in (alice, bob):
         client = APIClient()

@@ -15,7 +15,8 @@ from django.db import connection
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from feed.models import Favourite, FeedPosition, Meme, RateLimitBucket
+from feed.models import Favourite, FeedPosition, Meme
+from memesite.models import RateLimitBucket
 from tests.conftest import make_template
 from tests.integration.conftest import Answer, Site
 from tests.parallel import all_at_once

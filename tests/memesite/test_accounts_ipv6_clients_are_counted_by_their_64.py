@@ -21,7 +21,7 @@ NEXT_DOOR = "2001:db8:5:8::1"
 @pytest.fixture(autouse=True)
 def quick_hashes(settings: Any) -> None:
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    settings.SIGN_UP_ADDRESS_LIMIT_PER_HOUR = 3
+    settings.THROTTLE_SIGN_UP = "3/hour"
 
 
 def at_home(number: int) -> str:

@@ -13,7 +13,7 @@ from django.contrib.auth.hashers import check_password
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.limits import SIGN_IN_REFUSED
+from memesite.sign_in_limits import SIGN_IN_REFUSED
 from tests.conftest import PASSWORD
 from tests.parallel import all_at_once
 

@@ -87,7 +87,7 @@ def limits_out_of_the_way(settings: Any) -> None:
     settings.THROTTLE_GENERATION = "10000/minute"
     settings.THROTTLE_FEED_SESSIONS = "10000/minute"
     settings.THROTTLE_FEED_MEMES = "10000000/minute"
-    settings.GENERATION_USER_LIMIT_PER_HOUR = 10_000
+    settings.THROTTLE_GENERATION_HOURLY = "10000/hour"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 

@@ -4,9 +4,11 @@ module of the site imports inside a function to dodge an import loop. An
 import inside a function is allowed only where it has a reason of its own:
 Django's AppConfig.ready(), or a heavy library (torch, OpenCV, scikit-learn,
 ...) that only some processes or commands need, whether imported directly or
-through a module of ours that loads it. Inside the feed, its ranking
-(feed/ranking/) sits under its doors (API, views, serializers), and its
-lowest modules under feed/models.py."""
+through a module of ours that loads it. The lab sits above the product: it
+imports generation, and nothing of the product imports the lab or a library
+only the lab installs. Inside the feed, its ranking (feed/ranking/) sits under
+its doors (API, views, serializers), and its lowest modules under
+feed/models.py."""
 
 from __future__ import annotations
 
@@ -17,14 +19,17 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("feed", "generation", "memesite")
+PACKAGES = ("feed", "generation", "memesite")  # the product: what the site runs
+LAB = "lab"
+# What lab/requirements.txt adds to the site's: the site runs without them (make install).
+LAB_LIBRARIES = ("sklearn", "matplotlib", "tqdm")
 # Libraries worth loading only where they are used: each costs seconds or
 # hundreds of megabytes, and most processes never need it.
 HEAVY = {
     "torch": "the caption model: only caption workers and caption commands",
     "transformers": "the caption model, as torch",
-    "sklearn": "caption evaluation only",
-    "matplotlib": "the training plot only",
+    "sklearn": "the lab's evaluation, judging and content-check training only",
+    "matplotlib": "the lab's training plot only",
     "lingua": "language models of ~100 MB, for caption cleaning and filtering",
     "better_profanity": "its word list, read once for the profanity pattern",
     "cv2": "OpenCV, for OCR and painting text out: curation only",
@@ -141,6 +146,30 @@ def test_nothing_in_generation_imports_the_feed() -> None:
     assert reverse == []
 
 
+def test_nothing_in_the_product_imports_the_lab() -> None:
+    """Not at module level, not in a function, not for type checking: the lab may change or be
+    absent (a production install) and the site is the same."""
+    upward = [
+        f"{i.path} imports {i.module}"
+        for package in PACKAGES
+        for path in python_files(package)
+        for i in imports_of(path)
+        if i.module.split(".")[0] == LAB
+    ]
+    assert upward == []
+
+
+def test_nothing_in_the_product_imports_a_library_only_the_lab_installs() -> None:
+    lab_only = [
+        f"{i.path} imports {i.module}"
+        for package in PACKAGES
+        for path in python_files(package)
+        for i in imports_of(path)
+        if i.module.split(".")[0] in LAB_LIBRARIES
+    ]
+    assert lab_only == []
+
+
 def test_the_sites_mechanisms_import_no_app() -> None:
     """memesite's middleware, parsers, logs and refusals sit under both apps;
     only the composition root (settings, URLs, Celery, WSGI) names them."""
@@ -188,7 +217,7 @@ def test_the_ranking_package_re_exports_nothing() -> None:
 def test_imports_inside_functions_have_a_reason() -> None:
     unexplained = [
         f"{i.path}: {i.module} in {i.in_function}()"
-        for package in PACKAGES
+        for package in (*PACKAGES, LAB)
         for path in python_files(package)
         for i in imports_of(path)
         if i.in_function is not None

@@ -11,9 +11,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from feed.models import RateLimitBucket, SeenMeme, Template
+from feed.models import SeenMeme, Template
 from feed.pending_uploads import forget_pending_images
 from feed.ranking.sessions import forget_sessions
+from memesite.models import RateLimitBucket
 from memesite.sign_in_records import forget_expired_sessions, forget_old_sign_in_records
 
 

@@ -49,25 +49,3 @@ def test_a_value_out_of_range_is_named(field: str, value: Any, message: str) -> 
 def test_sample_captions_refuses_them_before_loading_a_model(flags: list[str], tmp_path: Any) -> None:
     with pytest.raises(CommandError, match="must be"):
         call_command("sample_captions", "--model", str(tmp_path / "no-model"), *flags)
-
-
-def test_evaluate_captions_refuses_them_before_loading_a_model(tmp_path: Any) -> None:
-    with pytest.raises(CommandError, match="template_guidance must be 0 or more"):
-        call_command(
-            "evaluate_captions", "--data", str(tmp_path), "--model", str(tmp_path / "no-model"),
-            "--template-guidance", "-0.5",
-        )  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("flag", "message"),
-    [
-        ("--end-bonus", "end_bonus must be 0 (off) or more"),
-        ("--length-cost", "length_cost must be 0 (off) or more"),
-    ],
-)
-def test_evaluate_captions_refuses_a_negative_length_setting(flag: str, message: str, tmp_path: Any) -> None:
-    with pytest.raises(CommandError, match=re.escape(message)):
-        call_command(
-            "evaluate_captions", "--data", str(tmp_path), "--model", str(tmp_path / "no-model"), flag, "-1"
-        )

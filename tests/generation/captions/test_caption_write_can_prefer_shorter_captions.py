@@ -6,9 +6,9 @@ constraints allow an end."""
 import pytest
 
 from generation.captions import Caption, CaptionRequest, SamplingSettings
-from generation.captions.data import caption_text
 from generation.captions.prompt import caption_chars
 from generation.captions.rerank import Vocabulary, caption_costs
+from generation.captions.text import caption_text
 from generation.captions.tiny import tiny_caption_model
 
 

@@ -1,0 +1,1 @@
+"""Training the content check's meaning classifier (``generation/moderation/classifier.json``)."""
