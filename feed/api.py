@@ -19,7 +19,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from feed import reactions
+from feed import models
 from feed.authentication import issue_token, revoke_tokens
 from feed.models import Meme, Template, UserSettings
 from feed.permissions import HIDE_MEMES, staff_with
@@ -149,12 +149,12 @@ class ReactionView(APIView):
     )
     def put(self, request: Request, meme_id: int) -> Response:
         value = validated(ReactionInputSerializer, request.data)["value"]
-        in_feed(lambda: reactions.set_reaction(meme_id, request.user, value))
+        in_feed(lambda: models.set_reaction(meme_id, request.user, value))
         return meme_response(request, meme_id)
 
     @extend_schema(responses={200: FeedItemSerializer, **refusals(403, 404, 429)}, operation_id="unreact")
     def delete(self, request: Request, meme_id: int) -> Response:
-        in_feed(lambda: reactions.clear_reaction(meme_id, request.user))
+        in_feed(lambda: models.clear_reaction(meme_id, request.user))
         return meme_response(request, meme_id)
 
 
@@ -167,12 +167,12 @@ class FavouriteView(APIView):
         request=None, responses={200: FeedItemSerializer, **refusals(403, 404, 429)}, operation_id="favourite"
     )
     def put(self, request: Request, meme_id: int) -> Response:
-        in_feed(lambda: reactions.set_favourite(meme_id, request.user, True))
+        in_feed(lambda: models.set_favourite(meme_id, request.user, True))
         return meme_response(request, meme_id)
 
     @extend_schema(responses={200: FeedItemSerializer, **refusals(403, 404, 429)}, operation_id="unfavourite")
     def delete(self, request: Request, meme_id: int) -> Response:
-        in_feed(lambda: reactions.set_favourite(meme_id, request.user, False))
+        in_feed(lambda: models.set_favourite(meme_id, request.user, False))
         return meme_response(request, meme_id)
 
 
@@ -193,7 +193,7 @@ class ReportView(APIView):
     )
     def post(self, request: Request, meme_id: int) -> Response:
         data = validated(ReportInputSerializer, request.data)
-        created = in_feed(lambda: reactions.report(meme_id, request.user, data["reason"], data["note"]))
+        created = in_feed(lambda: models.report(meme_id, request.user, data["reason"], data["note"]))
         return Response(data, status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 

@@ -1,8 +1,6 @@
-"""What people see and do, as rows: memes with their votes and scores,
-reactions, favourites, reports, settings, the places of feed sessions and the
-seen memes; and the keys that keep readers' names from looking alike. A
-reader's like, favourite or report, with the counters it moves, is
-feed/reactions.py's.
+"""What people see and do: memes with their votes and scores, reactions,
+favourites, reports, settings, and the rows of feed sessions and of seen
+memes; and the keys that keep readers' names from looking alike.
 
 A meme's row extends the part generation writes (generation.models.GeneratedMeme);
 ``Template`` is generation's template under the feed's name (a proxy on the
@@ -20,12 +18,13 @@ from datetime import datetime
 from typing import Any, ClassVar
 
 from django.conf import settings
-from django.db import IntegrityError, models
+from django.db import IntegrityError, models, transaction
 from django.db.models import F, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Cast, Coalesce, Greatest
+from django.utils import timezone
 
 from feed.names import TOO_ALIKE, name_keys
-from feed.ranking.scores import PRIOR_LIKE_RATE, TEMPLATE_PRIOR_VOTES, hot_of, rating_of
+from feed.ranking.scores import PRIOR_LIKE_RATE, TEMPLATE_PRIOR_VOTES, hot_of, rating_of, score_expressions
 from feed.ranking.seen import SeenMemeQuerySet
 from feed.ranking.sorts import FEW_VOTES_READY, Sort, order
 from generation import models as generation
@@ -313,6 +312,14 @@ def hold_username_skeleton(
         held.update(as_written=as_written, ignoring_case=ignoring_case)
 
 
+def increment(meme_id: int, **changes: int) -> int:
+    """Move counters atomically, never below zero, and rescore in the same UPDATE."""
+    updates: dict[str, Any] = {name: Greatest(F(name) + delta, 0) for name, delta in changes.items()}
+    if "likes" in updates or "dislikes" in updates:
+        updates |= score_expressions(updates.get("likes"), updates.get("dislikes"))
+    return Meme.objects.filter(pk=meme_id).update(**updates)
+
+
 class Report(models.Model):
     """A reader's flag on a meme for the moderators; one per reader and meme."""
 
@@ -378,3 +385,81 @@ class SeenMeme(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} saw meme {self.meme_id}"
+
+
+# What a reader does to a meme. Each change locks the meme's row first: every
+# change updates that row anyway, so the lock adds no waiting, and it makes one
+# reader's double-click or two tabs apply one after the other. A meme outside
+# the feed (queued, failed, hidden) raises Meme.DoesNotExist.
+
+
+def _lock_visible(meme_id: int) -> None:
+    if not list(Meme.objects.visible().select_for_update().filter(pk=meme_id).values_list("pk")[:1]):
+        raise Meme.DoesNotExist(f"meme {meme_id} is not in the feed")
+
+
+def _count_changes(before: int | None, after: int | None) -> dict[str, int]:
+    """Counter moves for a reaction going from ``before`` to ``after`` (None: no reaction)."""
+    changes = {"likes": 0, "dislikes": 0}
+    for value, delta in ((before, -1), (after, 1)):
+        if value == Reaction.LIKE:
+            changes["likes"] += delta
+        elif value == Reaction.DISLIKE:
+            changes["dislikes"] += delta
+    return changes
+
+
+def _reaction_of(meme_id: int, user: Any) -> int | None:
+    values = list(Reaction.objects.filter(user=user, meme_id=meme_id).values_list("value", flat=True)[:1])
+    return values[0] if values else None
+
+
+def set_reaction(meme_id: int, user: Any, value: int) -> None:
+    """Like (1) or dislike (-1). Switching moves both counts; repeating changes nothing."""
+    if value not in (Reaction.LIKE, Reaction.DISLIKE):
+        raise ValueError(f"a reaction is 1 or -1, not {value!r}")
+    with transaction.atomic():
+        _lock_visible(meme_id)
+        previous = _reaction_of(meme_id, user)
+        if previous == value:
+            return
+        if previous is None:
+            Reaction.objects.create(user=user, meme_id=meme_id, value=value)
+        else:
+            Reaction.objects.filter(user=user, meme_id=meme_id).update(value=value, updated_at=timezone.now())
+        increment(meme_id, **_count_changes(previous, value))
+
+
+def clear_reaction(meme_id: int, user: Any) -> None:
+    with transaction.atomic():
+        _lock_visible(meme_id)
+        previous = _reaction_of(meme_id, user)
+        if previous is None:
+            return
+        Reaction.objects.filter(user=user, meme_id=meme_id).delete()
+        increment(meme_id, **_count_changes(previous, None))
+
+
+def set_favourite(meme_id: int, user: Any, favourite: bool) -> None:
+    with transaction.atomic():
+        _lock_visible(meme_id)
+        mine = Favourite.objects.filter(user=user, meme_id=meme_id)
+        if mine.exists() == favourite:
+            return
+        if favourite:
+            Favourite.objects.create(user=user, meme_id=meme_id)
+        else:
+            mine.delete()
+        increment(meme_id, favourites=1 if favourite else -1)
+
+
+def report(meme_id: int, user: Any, reason: str, note: str = "") -> bool:
+    """File the reader's report once; True when it is new (a repeat counts once)."""
+    with transaction.atomic():
+        _lock_visible(meme_id)
+        _, created = Report.objects.get_or_create(
+            user=user, meme_id=meme_id, defaults={"reason": reason, "note": note}
+        )
+        if created:
+            increment(meme_id, reports=1)
+        return created

@@ -3,7 +3,7 @@
 A Bayesian average pulls memes with few votes toward the prior, so one early
 like does not put a meme above one with 90 likes out of 100. Plain arithmetic
 and expressions on a meme's columns, below feed/models.py, whose counters
-rescore in the same UPDATE that moves them (feed.reactions.increment)."""
+rescore in the same UPDATE that moves them (feed.models.increment)."""
 
 from __future__ import annotations
 

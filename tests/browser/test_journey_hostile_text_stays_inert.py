@@ -21,8 +21,7 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import Meme, Template, UserSettings
-from feed.reactions import report, set_favourite
+from feed.models import Meme, Template, UserSettings, report, set_favourite
 from tests.browser.conftest import DESKTOP, ready_meme
 from tests.conftest import PASSWORD, make_template
 from tests.feed_data import picture

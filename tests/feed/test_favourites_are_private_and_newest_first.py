@@ -5,8 +5,7 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import Meme, Template
-from feed.reactions import set_favourite
+from feed.models import Meme, Template, set_favourite
 from tests.feed_data import bulk_memes
 
 

@@ -17,8 +17,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
-from feed.models import Template
-from feed.reactions import set_favourite, set_reaction
+from feed.models import Template, set_favourite, set_reaction
 from tests.feed_data import bulk_memes
 
 MAX_QUERIES = 8

@@ -13,10 +13,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 
-from feed.models import Meme, SeenMeme, Template
+from feed.models import Meme, SeenMeme, Template, set_favourite, set_reaction
 from feed.ranking import compiled, pages, sessions
 from feed.ranking.sorts import SORTS, Sort
-from feed.reactions import set_favourite, set_reaction
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes
 

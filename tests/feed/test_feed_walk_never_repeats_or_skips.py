@@ -12,8 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import Meme
-from feed.reactions import set_reaction
+from feed.models import Meme, set_reaction
 from tests.conftest import make_template
 from tests.feed_data import bulk_memes, readers, scored_memes, walk
 

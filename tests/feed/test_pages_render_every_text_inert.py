@@ -9,7 +9,7 @@ import re
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.reactions import set_favourite
+from feed.models import set_favourite
 from tests.conftest import make_meme, make_template
 
 SCRIPT = '<script>alert("x")</script>'

@@ -9,9 +9,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from feed.models import Template
+from feed.models import Template, set_reaction
 from feed.ranking.sorts import EXPLORE_EVERY
-from feed.reactions import set_reaction
 from tests.feed_data import bulk_memes
 
 

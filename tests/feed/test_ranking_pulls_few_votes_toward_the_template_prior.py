@@ -41,7 +41,7 @@ def test_a_new_meme_starts_at_its_templates_like_rate(db: None) -> None:
 
 
 def test_votes_move_a_meme_away_from_its_prior(alice: object, template: Template) -> None:
-    from feed.reactions import set_reaction
+    from feed.models import set_reaction
 
     meme = make_meme(template, prior=0.8, rating=0.8)
     set_reaction(meme.pk, alice, -1)

@@ -7,8 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
-from feed.models import Favourite, Meme, Reaction, Template
-from feed.reactions import increment
+from feed.models import Favourite, Meme, Reaction, Template, increment
 from tests.conftest import make_meme
 
 

@@ -10,9 +10,8 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from feed.models import Meme, Reaction
+from feed.models import Meme, Reaction, clear_reaction, set_favourite, set_reaction
 from feed.ranking.scores import rating_of
-from feed.reactions import clear_reaction, set_favourite, set_reaction
 from tests.conftest import make_meme, make_template
 from tests.feed_data import readers
 

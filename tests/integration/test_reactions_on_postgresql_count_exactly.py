@@ -18,9 +18,8 @@ import pytest
 from django.db import connection, connections
 from django.utils import timezone
 
-from feed.models import Meme, Reaction, Template
+from feed.models import Meme, Reaction, Template, clear_reaction, set_reaction
 from feed.ranking.scores import hot_of, rating_of
-from feed.reactions import clear_reaction, set_reaction
 from tests.conftest import make_template
 from tests.feed_data import readers
 

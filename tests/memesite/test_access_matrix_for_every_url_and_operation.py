@@ -21,8 +21,15 @@ from django.http.response import HttpResponseBase
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, resolve
 
-from feed.models import Favourite, Meme, Reaction, Template, UserSettings
-from feed.reactions import set_favourite, set_reaction
+from feed.models import (
+    Favourite,
+    Meme,
+    Reaction,
+    Template,
+    UserSettings,
+    set_favourite,
+    set_reaction,
+)
 from generation.models import GenerationJob
 from tests.conftest import PASSWORD, make_meme, make_template
 from tests.feed_data import pictured_meme

@@ -24,7 +24,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from feed import reactions
+from feed import models
 from feed.models import Meme
 from generation.models import GenerationJob
 from memesite.wsgi import application
@@ -117,10 +117,10 @@ def seeded(alice: User, staff: User, caption_model: Any) -> None:
     make_meme(success, pk=7, status=Meme.Status.HIDDEN)
     make_meme(drake, [], pk=8, status=Meme.Status.QUEUED)
     for reader in (alice, staff):
-        reactions.set_reaction(1, reader, 1)
-        reactions.set_reaction(3, reader, -1)
-        reactions.set_favourite(1, reader, True)
-        reactions.set_favourite(4, reader, True)
+        models.set_reaction(1, reader, 1)
+        models.set_reaction(3, reader, -1)
+        models.set_favourite(1, reader, True)
+        models.set_favourite(4, reader, True)
 
 
 @pytest.fixture(params=["anonymous", "reader", "staff"])
