@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +18,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.http.response import HttpResponseBase
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver, resolve
+from django.urls import get_resolver, resolve
 
 from feed.models import (
     Favourite,
@@ -33,6 +32,7 @@ from feed.models import (
 from generation.models import GenerationJob
 from tests.conftest import PASSWORD, make_meme, make_template
 from tests.feed_data import pictured_meme
+from tests.routes import routes
 
 
 @dataclass(frozen=True)
@@ -218,15 +218,6 @@ def test_the_access_matrix(world: World, method: str, path: str, role: str, outc
 
 
 # --- the admin gate -----------------------------------------------------------------
-
-
-def routes(patterns: list[URLPattern | URLResolver], prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Every route in the resolver as (the route's full text, its view)."""
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            yield from routes(pattern.url_patterns, prefix + str(pattern.pattern))
-        else:
-            yield prefix + str(pattern.pattern), pattern.callback
 
 
 def concrete(route: str) -> str:

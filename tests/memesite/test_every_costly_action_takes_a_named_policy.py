@@ -9,18 +9,18 @@ whoever calls it) must be the ones its row names."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.urls import URLPattern, URLResolver, get_resolver
+from django.urls import get_resolver
 
 from memesite.limits import POLICIES
 from memesite.models import RateLimitBucket
 from tests.conftest import PASSWORD, make_meme, make_template
+from tests.routes import routes
 
 WRITES = ("post", "put", "patch", "delete")
 ACCOUNT_PAGES = ("login", "signup", "password")  # what a sign-in, sign-up or password page's route holds
@@ -62,15 +62,6 @@ TABLE: dict[tuple[str, str], set[str] | NotCostly] = {
         "and a hash a curator's click is no attack"
     ),
 }
-
-
-def routes(patterns: list[URLPattern | URLResolver], prefix: str = "") -> Iterator[tuple[str, Any]]:
-    """Every route in the resolver as (the route's full text, its view)."""
-    for pattern in patterns:
-        if isinstance(pattern, URLResolver):
-            yield from routes(pattern.url_patterns, prefix + str(pattern.pattern))
-        else:
-            yield prefix + str(pattern.pattern), pattern.callback
 
 
 def operations() -> set[tuple[str, str]]:
