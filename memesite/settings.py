@@ -385,9 +385,7 @@ THROTTLE_SITE_MEMES = env_limit("THROTTLE_SITE_MEMES", "6000/hour", "GENERATION_
 # (THROTTLE_GENERATION_HOURLY each) cannot spend the site's whole budget.
 _site_memes = Rate.parse(THROTTLE_SITE_MEMES)
 THROTTLE_REQUEST_MEMES = env_limit(
-    "THROTTLE_REQUEST_MEMES",
-    str(Rate(max(1, _site_memes.uses // 2), _site_memes.period)),
-    "GENERATION_REQUEST_MEMES_PER_HOUR",
+    "THROTTLE_REQUEST_MEMES", str(Rate(max(1, _site_memes.uses // 2), _site_memes.period))
 )
 # Sign-in attempts (the pages, the admin's, the API's token, a password change's
 # old password) per client address, right or wrong: each checks a password,

@@ -1,4 +1,4 @@
-"""Seven limits were whole numbers of uses per hour or minute, under names of
+"""Six limits were whole numbers of uses per hour or minute, under names of
 their own, before every limit became a policy's rate (THROTTLE_<POLICY>,
 uses/period). A deployment that still sets an old name keeps its limit, and
 `manage.py check` (which bin/serve runs at start-up) names the line to write
@@ -15,7 +15,6 @@ ROOT = Path(__file__).resolve().parents[2]
 OLD_NAMES = {
     "GENERATION_USER_LIMIT_PER_HOUR": ("7", "THROTTLE_GENERATION_HOURLY=7/hour"),
     "GENERATION_GLOBAL_LIMIT_PER_MINUTE": ("70", "THROTTLE_GENERATION_SITE=70/minute"),
-    "GENERATION_REQUEST_MEMES_PER_HOUR": ("700", "THROTTLE_REQUEST_MEMES=700/hour"),
     "GENERATION_SITE_MEMES_PER_HOUR": ("7000", "THROTTLE_SITE_MEMES=7000/hour"),
     "GENERATION_READER_JOBS_PER_HOUR": ("3", "THROTTLE_FEED_JOBS=3/hour"),
     "SIGN_UP_ADDRESS_LIMIT_PER_HOUR": ("4", "THROTTLE_SIGN_UP=4/hour"),
