@@ -109,9 +109,9 @@ def write_captions_in_turn(count: int) -> list[int]:
     claimed: list[ClaimedJob] = []
     while len(claimed) < count:
         wanted = count - len(claimed)
-        turns = list(GenerationJob.objects.in_turn().values_list("pk", flat=True)[: wanted + CLAIM_SLACK])
-        for job_id in turns:
-            found = _claim(job_id)  # None: another worker's now, or failed at its claim
+        turns = list(GenerationJob.objects.in_turn().select_related("template")[: wanted + CLAIM_SLACK])
+        for job in turns:
+            found = _claim_job(job)  # None: another worker's now, or failed at its claim
             if found is not None:
                 claimed.append(found)
                 if len(claimed) == count:
@@ -140,7 +140,11 @@ def _write_claimed(claimed: list[ClaimedJob]) -> list[int]:
 
 def _claim(job_id: uuid.UUID) -> ClaimedJob | None:
     job = GenerationJob.objects.select_related("template").filter(pk=job_id).first()
-    if job is None or not job.claim():
+    return None if job is None else _claim_job(job)
+
+
+def _claim_job(job: GenerationJob) -> ClaimedJob | None:
+    if not job.claim():
         return None
     try:
         _drawn_boxes(job.template)  # no captions for a template no render could draw

@@ -171,7 +171,7 @@ class GenerationJobQuerySet(models.QuerySet["GenerationJob"]):
         requesters_jobs = GenerationJob.objects.filter(requested_by=OuterRef("requested_by")).order_by()
         last_served = requesters_jobs.values("requested_by").annotate(last=Max("claimed_at")).values("last")
         jobs_open = (
-            requesters_jobs.filter(status__in=(self.model.Status.QUEUED, self.model.Status.RUNNING))
+            requesters_jobs.filter(status__in=(GenerationJob.Status.QUEUED, GenerationJob.Status.RUNNING))
             .values("requested_by")
             .annotate(open=Count("pk"))
             .values("open")
