@@ -27,6 +27,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from django.views import defaults
 
 from memesite.addresses import forwarded_for_missing
 from memesite.refusals import refusal
@@ -116,6 +117,4 @@ class ProxyNamesTheClientMiddleware:
             request.path,
             request.META.get("REMOTE_ADDR") or "a Unix socket",
         )
-        return refusal(
-            request, 500, PROXY_MISCONFIGURED, lambda: HttpResponse(render_to_string("500.html"), status=500)
-        )
+        return refusal(request, 500, PROXY_MISCONFIGURED, lambda: defaults.server_error(request))
