@@ -51,9 +51,9 @@ def test_following_next_stops_at_the_readers_memes_an_hour(alice: User) -> None:
 @pytest.mark.usefixtures("plenty")
 def test_parallel_reads_are_served_no_more_than_the_limit(alice: User, settings: Any) -> None:
     settings.THROTTLE_FEED_SESSIONS = "1000/hour"
-    answers = all_at_once([lambda: reader_client(alice).get(f"/api/feed/?page_size={PAGE}")] * 10)
+    answers = all_at_once([lambda: reader_client(alice).get(f"/api/feed/?page_size={PAGE}")] * 30)
     codes = [answer.status_code for answer in answers]
-    assert codes.count(200) == 5 and codes.count(429) == 5
+    assert codes.count(200) == 5 and codes.count(429) == 25
     assert SeenMeme.objects.filter(user=alice).count() <= 50
 
 
