@@ -42,7 +42,8 @@ def test_at_the_end_the_page_asks_again_at_most_every_few_seconds(
     page.fill("#id_password", PASSWORD)
     page.click("form button[type=submit]")
     page.wait_for_selector(".card")
-    page.wait_for_function("document.getElementById('feed-status').textContent.includes('seen every meme')")
+    # A function, not an expression: the page's CSP (script-src 'self') forbids evaluating strings.
+    page.wait_for_function("() => document.getElementById('feed-status').textContent.includes('seen every')")
     at_the_end = time.monotonic()
     for _ in range(16):  # the reader keeps scrolling at the end for 8 s
         page.mouse.wheel(0, 600)
